@@ -1,0 +1,57 @@
+package dev.branchstate.core;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+
+import org.eclipse.core.resources.IProject;
+import org.eclipse.core.runtime.IPath;
+
+/**
+ * What a contributor gets to restore its data of one project from a stored state.
+ */
+public interface IRestoreContext {
+
+	IProject project();
+
+	/** @return the commit id the restored state was saved at */
+	String stateCommitId();
+
+	/** @return the commit id HEAD is at now */
+	String currentCommitId();
+
+	/** @return the version of this contributor that wrote the data */
+	int dataVersion();
+
+	/**
+	 * @return project-relative paths of the files whose content differs between the state (its commit plus the
+	 *         files that were dirty when it was saved) and the working tree now. Empty for an exact restore of a
+	 *         clean state.
+	 */
+	Set<IPath> changedPaths();
+
+	/** @return the names this contributor wrote for this project, sorted */
+	List<String> entryNames();
+
+	/** @return the content of one entry (CRC-checked while read); the caller closes it */
+	InputStream open(String name) throws IOException;
+
+	/**
+	 * Extracts the entries whose names start with {@code prefix} into {@code directory}, names relative to the
+	 * prefix. Only files whose content differs from what is on disk are written; with {@code mirror}, files under
+	 * {@code directory} that the state does not have are deleted.
+	 *
+	 * @return the files written or deleted, relative to {@code directory}
+	 */
+	ExtractResult extract(String prefix, Path directory, boolean mirror) throws IOException;
+
+	/**
+	 * @param written files whose content was (re)written
+	 * @param deleted files removed because the state does not have them
+	 * @param unchanged number of files left untouched because they were identical
+	 */
+	record ExtractResult(List<String> written, List<String> deleted, long unchanged) {
+	}
+}

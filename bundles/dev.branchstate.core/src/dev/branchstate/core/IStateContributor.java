@@ -1,0 +1,52 @@
+package dev.branchstate.core;
+
+import org.eclipse.core.resources.IProject;
+import org.eclipse.core.runtime.CoreException;
+import org.eclipse.core.runtime.IProgressMonitor;
+
+/**
+ * Provides one kind of derived data of a project (build output, an index, markers, a model) to Branchstate.
+ * Contributed through the extension point {@code dev.branchstate.core.contributors}; every call is made through
+ * {@code SafeRunner}, so a contributor that throws is logged and skipped without harming the others.
+ * <p>
+ * Implementations are stateless with respect to a single save or restore: everything they need comes with the
+ * context. They may be called from any thread, never from the UI thread.
+ */
+public interface IStateContributor {
+
+	/**
+	 * @return the version of the data this contributor writes. A state written with version N is restored by this
+	 *         contributor only if {@link #canRead(int)} accepts N.
+	 */
+	int version();
+
+	/**
+	 * @param dataVersion the version a stored state was written with
+	 * @return whether {@link #restore} understands data of that version; by default only its own version
+	 */
+	default boolean canRead(int dataVersion) {
+		return dataVersion == version();
+	}
+
+	/**
+	 * @return whether this contributor has data for the project (cheap: no I/O beyond metadata)
+	 */
+	boolean appliesTo(IProject project);
+
+	/**
+	 * Writes this contributor's data for {@link ISaveContext#project()} into the state being saved.
+	 *
+	 * @throws CoreException when the data cannot be saved; the state is then saved without this contributor
+	 */
+	void save(ISaveContext context, IProgressMonitor monitor) throws CoreException;
+
+	/**
+	 * Restores this contributor's data for {@link IRestoreContext#project()} from a stored state, then brings it up
+	 * to date for {@link IRestoreContext#changedPaths()} (or leaves those to the builders). Must be transactional:
+	 * on failure or cancel, leave the data as it was or as if it had never been restored (e.g. removed, so that it
+	 * is rebuilt).
+	 *
+	 * @throws CoreException when the data cannot be restored; the project is then rebuilt normally
+	 */
+	void restore(IRestoreContext context, IProgressMonitor monitor) throws CoreException;
+}

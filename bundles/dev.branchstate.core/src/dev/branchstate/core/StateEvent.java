@@ -1,0 +1,28 @@
+package dev.branchstate.core;
+
+import java.io.File;
+import java.time.Duration;
+
+import org.eclipse.core.runtime.IStatus;
+
+/**
+ * Something that happened to a state: saved, restored, skipped (with the reason) or failed (with the status).
+ *
+ * @param kind      what happened
+ * @param gitDir    the repository
+ * @param commitId  the commit of the state (may be {@code null} when a switch was skipped before one was known)
+ * @param branch    the branch name (short, e.g. {@code main}), or {@code null} for a detached HEAD
+ * @param message   a sentence for the user: what and why
+ * @param status    OK for SAVED and RESTORED, INFO for SKIPPED, ERROR or WARNING for FAILED
+ * @param files     files saved or restored (0 when not applicable)
+ * @param bytes     uncompressed bytes saved or restored
+ * @param rebuilt   for RESTORED: source files handed to builders because they differ from the state
+ * @param duration  wall time of the operation
+ */
+public record StateEvent(Kind kind, File gitDir, String commitId, String branch, String message, IStatus status,
+		long files, long bytes, long rebuilt, Duration duration) {
+
+	public enum Kind {
+		SAVED, RESTORED, SKIPPED, FAILED
+	}
+}

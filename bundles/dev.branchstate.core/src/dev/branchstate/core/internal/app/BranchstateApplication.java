@@ -1,0 +1,114 @@
+package dev.branchstate.core.internal.app;
+
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.List;
+
+import org.eclipse.core.runtime.IExtension;
+import org.eclipse.core.runtime.IExtensionPoint;
+import org.eclipse.core.runtime.Platform;
+import org.eclipse.equinox.app.IApplication;
+import org.eclipse.equinox.app.IApplicationContext;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.BundleException;
+import org.osgi.framework.FrameworkUtil;
+
+/**
+ * Headless entry point: {@code -application dev.branchstate.core.app <command> [args]}. Exit code 0 on success,
+ * 1 when the command found a problem, 2 on a usage error.
+ */
+public final class BranchstateApplication implements IApplication {
+
+	static final Integer EXIT_PROBLEM = Integer.valueOf(1);
+	static final Integer EXIT_USAGE = Integer.valueOf(2);
+
+	@Override
+	public Object start(IApplicationContext context) throws Exception {
+		String[] args = (String[]) context.getArguments().get(IApplicationContext.APPLICATION_ARGS);
+		List<String> arguments = args == null ? List.of() : Arrays.asList(args);
+		PrintStream out = System.out;
+		if (arguments.isEmpty()) {
+			return usage("no command given");
+		}
+		return switch (arguments.get(0)) {
+		case "status" -> status(out);
+		default -> usage("unknown command '" + arguments.get(0) + "'");
+		};
+	}
+
+	private static Object usage(String problem) {
+		System.err.println("branchstate: " + problem + ". Commands: status");
+		return EXIT_USAGE;
+	}
+
+	/**
+	 * Prints one line per Branchstate bundle ({@code bundle <name> <version> <state>}), after starting each one
+	 * that is only resolved, and one line per registered contribution. Exit code 1 when a bundle is not active or
+	 * the extension point is missing.
+	 */
+	private static Object status(PrintStream out) {
+		BundleContext context = FrameworkUtil.getBundle(BranchstateApplication.class).getBundleContext();
+		boolean healthy = true;
+		int count = 0;
+		for (Bundle bundle : context.getBundles()) {
+			if (!bundle.getSymbolicName().startsWith("dev.branchstate.")) {
+				continue;
+			}
+			count++;
+			String problem = "";
+			if (bundle.getState() == Bundle.RESOLVED || bundle.getState() == Bundle.STARTING) {
+				try {
+					bundle.start(Bundle.START_TRANSIENT);
+				} catch (BundleException e) {
+					problem = " (" + e.getMessage() + ")";
+				}
+			}
+			boolean active = bundle.getState() == Bundle.ACTIVE;
+			healthy &= active;
+			out.println("bundle " + bundle.getSymbolicName() + " " + bundle.getVersion() + " "
+					+ stateName(bundle.getState()) + problem);
+		}
+		if (count == 0) {
+			out.println("no Branchstate bundle is installed");
+			healthy = false;
+		}
+		IExtensionPoint point = Platform.getExtensionRegistry().getExtensionPoint("dev.branchstate.core.contributors");
+		out.println("extension-point dev.branchstate.core.contributors " + (point == null ? "missing" : "registered"));
+		healthy &= point != null;
+		for (String pointId : List.of("org.eclipse.ui.commands", "org.eclipse.ui.menus", "org.eclipse.ui.handlers",
+				"org.eclipse.ui.preferencePages", "org.eclipse.ui.views", "dev.branchstate.core.contributors")) {
+			IExtensionPoint p = Platform.getExtensionRegistry().getExtensionPoint(pointId);
+			if (p == null) {
+				continue;
+			}
+			for (IExtension extension : p.getExtensions()) {
+				String contributor = extension.getContributor().getName();
+				if (contributor.startsWith("dev.branchstate.")) {
+					for (var element : extension.getConfigurationElements()) {
+						String id = element.getAttribute("id");
+						out.println("contribution " + pointId + " " + element.getName() + (id == null ? "" : " " + id)
+								+ " from " + contributor);
+					}
+				}
+			}
+		}
+		return healthy ? IApplication.EXIT_OK : EXIT_PROBLEM;
+	}
+
+	private static String stateName(int state) {
+		return switch (state) {
+		case Bundle.INSTALLED -> "INSTALLED";
+		case Bundle.RESOLVED -> "RESOLVED";
+		case Bundle.STARTING -> "STARTING";
+		case Bundle.STOPPING -> "STOPPING";
+		case Bundle.ACTIVE -> "ACTIVE";
+		default -> "UNINSTALLED";
+		};
+	}
+
+	@Override
+	public void stop() {
+		// the commands are short and not interruptible
+	}
+}
