@@ -1,0 +1,46 @@
+package dev.branchstate.archive;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Reads one state archive. The central directory is read once when the reader is opened and kept as an index;
+ * all methods are thread-safe and positional (no shared file pointer).
+ */
+public interface ArchiveReader extends AutoCloseable {
+
+	/** @return the archive file */
+	Path path();
+
+	/** @return all entries in central-directory order */
+	List<ArchiveEntry> entries();
+
+	/** @return the entries whose name starts with {@code prefix}, in central-directory order */
+	List<ArchiveEntry> entries(String prefix);
+
+	/** @return the entry with exactly this name */
+	Optional<ArchiveEntry> entry(String name);
+
+	/**
+	 * Streams the uncompressed content of one entry (the target of a symbolic link). Size and CRC-32 are checked
+	 * at the end of the data; a mismatch throws {@link ArchiveException} from {@code read}.
+	 */
+	InputStream openStream(String name) throws IOException;
+
+	/** Reads one entry into memory; refuses entries larger than {@code maxSize}. */
+	byte[] readAllBytes(String name, int maxSize) throws IOException;
+
+	/**
+	 * Extracts all entries (or those under {@link ExtractOptions#prefix()}, with the prefix stripped) into
+	 * {@code targetDirectory}, which is created if missing. Never writes outside {@code targetDirectory}, never
+	 * follows a symbolic link in it.
+	 */
+	ExtractResult extract(Path targetDirectory, ExtractOptions options) throws IOException;
+
+	/** Idempotent. */
+	@Override
+	void close();
+}

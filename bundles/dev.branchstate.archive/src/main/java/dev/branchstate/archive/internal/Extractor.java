@@ -1,0 +1,813 @@
+package dev.branchstate.archive.internal;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributeView;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.zip.CRC32;
+
+import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdDecompressCtx;
+
+import dev.branchstate.archive.ArchiveCanceledException;
+import dev.branchstate.archive.ArchiveEntry;
+import dev.branchstate.archive.ArchiveException;
+import dev.branchstate.archive.ArchiveProgress;
+import dev.branchstate.archive.EntryType;
+import dev.branchstate.archive.ExtractOptions;
+import dev.branchstate.archive.ExtractResult;
+
+/**
+ * One extraction. The calling thread walks the index, takes a buffer slot per task (bounded read-ahead) and
+ * hands tasks to the workers: a small entry is read with one positional read, decompressed in one call into a
+ * direct buffer, CRC-checked and only then written (so a bad entry never leaves a file); a chunked entry's frames
+ * are decoded in parallel into a temporary file renamed when all frames passed their CRC; other large entries
+ * stream into a temporary file. Symbolic links are created last and only if they resolve inside the target.
+ */
+final class Extractor {
+
+	private static final Set<OpenOption> CREATE_NEW = Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+			LinkOption.NOFOLLOW_LINKS);
+	private static final Set<OpenOption> REWRITE = Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+			StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS);
+	private static final int MAX_LINK = 4096;
+
+	private final IndexedArchiveReader reader;
+	private final Path archive;
+	private final Path root;
+	private final ExtractOptions options;
+	private final ArchiveProgress progress;
+	private final int bufferSize;
+	private final int packedCapacity;
+	private final Semaphore slotPermits;
+	private final ConcurrentLinkedQueue<Slot2> freeSlots = new ConcurrentLinkedQueue<>();
+	private final Map<Thread, ZstdDecompressCtx> contexts = new ConcurrentHashMap<>();
+	private final Set<String> knownDirs = ConcurrentHashMap.newKeySet();
+	private final ConcurrentLinkedQueue<String> written = new ConcurrentLinkedQueue<>();
+	private final AtomicLong skipped = new AtomicLong();
+	private final AtomicLong bytesWritten = new AtomicLong();
+	private final AtomicReference<Throwable> failure = new AtomicReference<>();
+	private final AtomicInteger active = new AtomicInteger();
+	private final Semaphore tasksDone = new Semaphore(0);
+	private long taskCount;
+	private ExecutorService ownPool;
+	private Executor executor;
+
+	Extractor(IndexedArchiveReader reader, Path target, ExtractOptions options) {
+		this.reader = reader;
+		this.archive = reader.path();
+		this.root = target.toAbsolutePath().normalize();
+		this.options = options;
+		this.progress = options.progress() != null ? options.progress() : new ArchiveProgress();
+		this.bufferSize = reader.bufferSize();
+		this.packedCapacity = (int) Math.min(Integer.MAX_VALUE - 16, Zstd.compressBound(bufferSize) + 2 * 0xffff + 64);
+		this.slotPermits = new Semaphore(options.buffers());
+	}
+
+	/** Buffers of the reader: compressed bytes including the local header, and uncompressed data. */
+	private final class Slot2 {
+		final ByteBuffer packed = ZipFormat.le(ByteBuffer.allocateDirect(packedCapacity));
+		final ByteBuffer raw = ByteBuffer.allocateDirect(bufferSize);
+	}
+
+	ExtractResult run() throws IOException {
+		String prefix = options.prefix();
+		List<EntryRecord> selected = new ArrayList<>();
+		long total = 0;
+		for (EntryRecord r : reader.records()) {
+			if (!r.name.startsWith(prefix) || r.name.length() == prefix.length()) {
+				continue;
+			}
+			if (r.method != ArchiveEntry.METHOD_STORED && r.method != ArchiveEntry.METHOD_ZSTD) {
+				throw new ArchiveException("unsupported compression method " + r.method, archive, r.name,
+						r.localOffset);
+			}
+			if (r.size > (1 << 20) && (r.csize == 0 || r.size / r.csize > options.maxRatio())) {
+				throw new ArchiveException("compression ratio above the limit " + options.maxRatio()
+						+ " (size " + r.size + ", compressed " + r.csize + ")", archive, r.name, r.localOffset);
+			}
+			if (r.type == EntryType.SYMLINK && r.size > MAX_LINK) {
+				throw new ArchiveException("symbolic link target longer than " + MAX_LINK, archive, r.name,
+						r.localOffset);
+			}
+			total += r.size;
+			if (total > options.maxTotalSize() || total < 0) {
+				throw new ArchiveException("total size of the entries above the limit " + options.maxTotalSize(),
+						archive, r.name, r.localOffset);
+			}
+			selected.add(r);
+		}
+		progress.planned(selected.size(), total);
+		Files.createDirectories(root);
+		if (options.executor() != null) {
+			executor = options.executor();
+		} else {
+			AtomicInteger n = new AtomicInteger();
+			ownPool = Executors.newFixedThreadPool(options.workers(), r -> {
+				Thread t = new Thread(r, "branchstate-archive-reader-" + n.incrementAndGet());
+				t.setDaemon(true);
+				return t;
+			});
+			executor = ownPool;
+		}
+		List<EntryRecord> links = new ArrayList<>();
+		List<EntryRecord> dirs = new ArrayList<>();
+		try {
+			for (EntryRecord r : selected) {
+				checkCanceled();
+				String rel = r.name.substring(prefix.length());
+				switch (r.type) {
+					case DIRECTORY -> {
+						ensureDir(rel.substring(0, rel.length() - 1));
+						dirs.add(r);
+						progress.entryDone(0);
+					}
+					case SYMLINK -> links.add(r);
+					case FILE -> submitFile(r, rel);
+				}
+			}
+			awaitTasks();
+			for (EntryRecord r : links) {
+				checkCanceled();
+				createLink(r, r.name.substring(prefix.length()));
+			}
+			for (EntryRecord r : dirs) {
+				String rel = r.name.substring(prefix.length());
+				Path p = root.resolve(rel);
+				Files.getFileAttributeView(p, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+						.setTimes(r.mtime, null, null);
+			}
+			List<String> removed = options.mirror() ? mirror(selected, prefix) : List.of();
+			return new ExtractResult(new ArrayList<>(written), skipped.get(), removed, bytesWritten.get());
+		} catch (IOException | RuntimeException | Error e) {
+			Throwable first = failure.get();
+			failure.compareAndSet(null, e);
+			awaitQuietly();
+			Throwable t = first != null ? first : e;
+			if (t instanceof IOException io) {
+				throw io;
+			}
+			if (t instanceof Error err) {
+				throw err;
+			}
+			throw new ArchiveException("extraction failed: " + t, archive, null, -1, t);
+		} finally {
+			release();
+		}
+	}
+
+	// ---------------------------------------------------------------- submission
+
+	private void checkCanceled() throws IOException {
+		Throwable f = failure.get();
+		if (f != null) {
+			throw f instanceof IOException io ? io
+					: new ArchiveException("extraction failed: " + f, archive, null, -1, f);
+		}
+		if (progress.isCanceled() || options.cancel().getAsBoolean() || Thread.currentThread().isInterrupted()) {
+			throw new ArchiveCanceledException("extraction canceled: " + archive);
+		}
+	}
+
+	private Slot2 takeSlot() throws IOException {
+		try {
+			while (!slotPermits.tryAcquire(20, TimeUnit.MILLISECONDS)) {
+				checkCanceled();
+			}
+		} catch (InterruptedException e) {
+			Thread.currentThread().interrupt();
+			throw new ArchiveCanceledException("extraction interrupted: " + archive);
+		}
+		Slot2 s = freeSlots.poll();
+		return s != null ? s : new Slot2();
+	}
+
+	private void giveBack(Slot2 s) {
+		freeSlots.add(s);
+		slotPermits.release();
+	}
+
+	private void submitFile(EntryRecord r, String rel) throws IOException {
+		if (r.chunked() && r.chunkSize <= bufferSize) {
+			submitChunked(r, rel);
+		} else if (r.size <= bufferSize && r.csize <= packedCapacity - 2 * 0xffff - 64) {
+			Slot2 slot = takeSlot();
+			submit(r, () -> {
+				try {
+					extractSmall(r, rel, slot);
+				} finally {
+					giveBack(slot);
+				}
+			});
+		} else {
+			Slot2 slot = takeSlot();
+			submit(r, () -> {
+				try {
+					extractStreaming(r, rel);
+				} finally {
+					giveBack(slot);
+				}
+			});
+		}
+	}
+
+	private void submit(EntryRecord r, IoTask task) {
+		taskCount++;
+		try {
+			executor.execute(() -> {
+				active.incrementAndGet();
+				try {
+					if (failure.get() == null) {
+						if (progress.isCanceled() || options.cancel().getAsBoolean()) {
+							throw new ArchiveCanceledException("extraction canceled: " + archive);
+						}
+						task.run(false);
+					} else {
+						task.run(true);
+					}
+				} catch (Throwable t) {
+					failure.compareAndSet(null, t instanceof IOException || t instanceof Error ? t
+							: new ArchiveException("extraction failed: " + t, archive, r.name, r.localOffset, t));
+				} finally {
+					active.decrementAndGet();
+					tasksDone.release();
+				}
+			});
+		} catch (RuntimeException e) {
+			failure.compareAndSet(null, new ArchiveException("executor rejected a task", archive, r.name, -1, e));
+			tasksDone.release();
+		}
+	}
+
+	private void submit(EntryRecord r, SimpleTask task) {
+		submit(r, skip -> {
+			if (!skip) {
+				task.run();
+			}
+		});
+	}
+
+	@FunctionalInterface
+	private interface IoTask {
+		void run(boolean skip) throws IOException;
+	}
+
+	@FunctionalInterface
+	private interface SimpleTask {
+		void run() throws IOException;
+	}
+
+	private void awaitTasks() throws IOException {
+		long need = taskCount;
+		try {
+			while (need > 0) {
+				int n = (int) Math.min(need, Integer.MAX_VALUE);
+				if (tasksDone.tryAcquire(n, 20, TimeUnit.MILLISECONDS)) {
+					need -= n;
+				} else {
+					need -= tasksDone.drainPermits();
+					checkCanceled();
+				}
+			}
+		} catch (InterruptedException e) {
+			Thread.currentThread().interrupt();
+			throw new ArchiveCanceledException("extraction interrupted: " + archive);
+		}
+		taskCount = 0;
+		checkCanceled();
+	}
+
+	private void awaitQuietly() {
+		long need = taskCount;
+		boolean interrupted = Thread.interrupted();
+		while (need > 0) {
+			try {
+				int n = (int) Math.min(need, Integer.MAX_VALUE);
+				if (tasksDone.tryAcquire(n, 20, TimeUnit.MILLISECONDS)) {
+					need -= n;
+				} else {
+					need -= tasksDone.drainPermits();
+				}
+			} catch (InterruptedException e) {
+				interrupted = true;
+			}
+		}
+		taskCount = 0;
+		if (interrupted) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private void release() {
+		while (active.get() != 0) {
+			try {
+				Thread.sleep(1);
+			} catch (InterruptedException e) {
+				Thread.currentThread().interrupt();
+				break;
+			}
+		}
+		if (ownPool != null) {
+			ownPool.shutdown();
+		}
+		for (ZstdDecompressCtx c : contexts.values()) {
+			c.close();
+		}
+		contexts.clear();
+		freeSlots.clear();
+	}
+
+	private ZstdDecompressCtx context() {
+		return contexts.computeIfAbsent(Thread.currentThread(), t -> new ZstdDecompressCtx());
+	}
+
+	// ---------------------------------------------------------------- workers
+
+	private ArchiveException bad(String msg, EntryRecord r, long offset) {
+		return new ArchiveException(msg, archive, r.name, offset);
+	}
+
+	private void extractSmall(EntryRecord r, String rel, Slot2 slot) throws IOException {
+		Path file = root.resolve(rel);
+		if (options.differential() && identical(file, r, slot.raw)) {
+			skipped.incrementAndGet();
+			progress.entryDone(r.size);
+			return;
+		}
+		ByteBuffer packed = slot.packed.clear();
+		int n = r.nameBytes.length;
+		long avail = reader.centralDirectoryOffset() - r.localOffset;
+		int want = (int) Math.min(avail, Math.min(packed.capacity(), ZipFormat.LOC_LEN + n + 64 + r.csize));
+		packed.limit(want);
+		reader.readFully(packed, r.localOffset, r);
+		long data = reader.dataOffset(r, packed, 0);
+		int start = (int) (data - r.localOffset);
+		int end = start + (int) r.csize;
+		if (end > want) {
+			packed.limit(end).position(want);
+			reader.readFully(packed, r.localOffset + want, r);
+		}
+		ByteBuffer out;
+		if (r.method == ArchiveEntry.METHOD_STORED) {
+			out = packed.limit(end).position(start);
+		} else {
+			ByteBuffer raw = slot.raw.clear();
+			int got;
+			try {
+				got = context().decompressDirectByteBuffer(raw, 0, (int) r.size, packed, start, (int) r.csize);
+			} catch (RuntimeException e) {
+				throw new ArchiveException("corrupt zstd data: " + e.getMessage(), archive, r.name, data, e);
+			}
+			if (got != r.size) {
+				throw bad("entry decompresses to " + got + " bytes, declared " + r.size, r, data);
+			}
+			out = raw.limit(got).position(0);
+		}
+		CRC32 crc = new CRC32();
+		crc.update(out.duplicate());
+		if ((int) crc.getValue() != r.crc) {
+			throw bad("CRC-32 mismatch", r, data);
+		}
+		ensureParent(rel);
+		writeFile(file, out, r);
+		written.add(rel);
+		bytesWritten.addAndGet(r.size);
+		progress.entryDone(r.size);
+	}
+
+	private void writeFile(Path file, ByteBuffer data, EntryRecord r) throws IOException {
+		FileChannel ch;
+		boolean existed = false;
+		try {
+			ch = FileChannel.open(file, CREATE_NEW, Modes.attribute(r.mode));
+		} catch (FileAlreadyExistsException e) {
+			existed = true;
+			ch = openExisting(file, r);
+		}
+		try (FileChannel c = ch) {
+			while (data.hasRemaining()) {
+				c.write(data);
+			}
+		}
+		if (existed) {
+			Files.setPosixFilePermissions(file, Modes.toSet(r.mode));
+		}
+		Files.getFileAttributeView(file, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).setTimes(r.mtime,
+				null, null);
+	}
+
+	private FileChannel openExisting(Path file, EntryRecord r) throws IOException {
+		BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+		if (!a.isRegularFile()) {
+			deleteTree(file);
+			return FileChannel.open(file, CREATE_NEW, Modes.attribute(r.mode));
+		}
+		return FileChannel.open(file, REWRITE);
+	}
+
+	/** Differential identity: same size, and same mtime (unless verifyContent) or same CRC-32 of content. */
+	private boolean identical(Path file, EntryRecord r, ByteBuffer buf) throws IOException {
+		BasicFileAttributes a;
+		try {
+			a = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+		} catch (NoSuchFileException e) {
+			return false;
+		} catch (FileSystemException e) {
+			return false;
+		}
+		if (!a.isRegularFile() || a.size() != r.size) {
+			return false;
+		}
+		if (!options.verifyContent() && ZipFormat.sameTime(a.lastModifiedTime(), r.mtime)) {
+			return true;
+		}
+		CRC32 crc = new CRC32();
+		try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+			long total = 0;
+			while (true) {
+				buf.clear();
+				int n = ch.read(buf);
+				if (n < 0) {
+					break;
+				}
+				total += n;
+				if (total > r.size) {
+					return false;
+				}
+				buf.flip();
+				crc.update(buf);
+			}
+			return total == r.size && (int) crc.getValue() == r.crc;
+		}
+	}
+
+	private void submitChunked(EntryRecord r, String rel) throws IOException {
+		Path file = root.resolve(rel);
+		if (options.differential()) {
+			Slot2 s = takeSlot();
+			try {
+				if (identical(file, r, s.raw)) {
+					skipped.incrementAndGet();
+					progress.entryDone(r.size);
+					return;
+				}
+			} finally {
+				giveBack(s);
+			}
+		}
+		long data = reader.dataOffset(r);
+		ensureParent(rel);
+		Path tmp = tempFor(file);
+		FileChannel ch = FileChannel.open(tmp, CREATE_NEW, Modes.attribute(r.mode));
+		int n = r.chunkCsize.length;
+		LargeOut lo = new LargeOut(r, rel, file, tmp, ch, n);
+		long off = data;
+		for (int i = 0; i < n; i++) {
+			int index = i;
+			long at = off;
+			off += Integer.toUnsignedLong(r.chunkCsize[i]);
+			Slot2 slot;
+			try {
+				slot = takeSlot();
+			} catch (IOException e) {
+				lo.failed = true;
+				for (int k = i; k < n; k++) {
+					lo.chunkDone();
+				}
+				throw e;
+			}
+			submit(r, skip -> {
+				try {
+					if (skip || lo.failed) {
+						lo.failed = true;
+						return;
+					}
+					extractChunk(lo, index, at, slot);
+				} catch (IOException | RuntimeException | Error e) {
+					lo.failed = true;
+					throw e;
+				} finally {
+					giveBack(slot);
+					lo.chunkDone();
+				}
+			});
+		}
+	}
+
+	private void extractChunk(LargeOut lo, int i, long at, Slot2 slot) throws IOException {
+		EntryRecord r = lo.record;
+		int csize = r.chunkCsize[i];
+		long len = Math.min(r.chunkSize, r.size - (long) i * r.chunkSize);
+		if (csize > slot.packed.capacity()) {
+			throw bad("frame " + i + " larger than its bound", r, at);
+		}
+		ByteBuffer packed = slot.packed.clear().limit(csize);
+		reader.readFully(packed, at, r);
+		ByteBuffer raw = slot.raw.clear();
+		int got;
+		try {
+			got = context().decompressDirectByteBuffer(raw, 0, (int) len, packed, 0, csize);
+		} catch (RuntimeException e) {
+			throw new ArchiveException("corrupt zstd frame " + i + ": " + e.getMessage(), archive, r.name, at, e);
+		}
+		if (got != len) {
+			throw bad("frame " + i + " decompresses to " + got + " bytes, expected " + len, r, at);
+		}
+		raw.limit(got).position(0);
+		CRC32 crc = new CRC32();
+		crc.update(raw.duplicate());
+		if ((int) crc.getValue() != r.chunkCrc[i]) {
+			throw bad("CRC-32 mismatch in frame " + i, r, at);
+		}
+		long pos = (long) i * r.chunkSize;
+		while (raw.hasRemaining()) {
+			pos += lo.channel.write(raw, pos);
+		}
+		progress.bytesDone(got);
+	}
+
+	private final class LargeOut {
+		final EntryRecord record;
+		final String rel;
+		final Path file;
+		final Path tmp;
+		final FileChannel channel;
+		final AtomicInteger remaining;
+		volatile boolean failed;
+
+		LargeOut(EntryRecord record, String rel, Path file, Path tmp, FileChannel channel, int n) {
+			this.record = record;
+			this.rel = rel;
+			this.file = file;
+			this.tmp = tmp;
+			this.channel = channel;
+			this.remaining = new AtomicInteger(n);
+		}
+
+		void chunkDone() throws IOException {
+			if (remaining.decrementAndGet() != 0) {
+				return;
+			}
+			try {
+				channel.close();
+				if (failed) {
+					Files.deleteIfExists(tmp);
+					return;
+				}
+				// frame CRCs were verified one by one and combine to the entry CRC (checked when the index was read)
+				finish(tmp, file, record);
+				written.add(rel);
+				bytesWritten.addAndGet(record.size);
+				progress.entryDone(0);
+			} catch (IOException | RuntimeException e) {
+				Files.deleteIfExists(tmp);
+				throw e;
+			}
+		}
+	}
+
+	private Path tempFor(Path file) {
+		return file.resolveSibling(".bs-" + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp");
+	}
+
+	private void finish(Path tmp, Path file, EntryRecord r) throws IOException {
+		Files.getFileAttributeView(tmp, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).setTimes(r.mtime,
+				null, null);
+		try {
+			Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+		} catch (IOException e) {
+			// a directory (or something else that rename cannot replace) is in the way
+			deleteTree(file);
+			Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+		}
+	}
+
+	private void extractStreaming(EntryRecord r, String rel) throws IOException {
+		Path file = root.resolve(rel);
+		if (options.differential()) {
+			ByteBuffer buf = ByteBuffer.allocate(1 << 16);
+			if (identical(file, r, buf)) {
+				skipped.incrementAndGet();
+				progress.entryDone(r.size);
+				return;
+			}
+		}
+		ensureParent(rel);
+		Path tmp = tempFor(file);
+		boolean ok = false;
+		try (InputStream in = new EntryInputStream(reader, r, reader.dataOffset(r));
+				FileChannel ch = FileChannel.open(tmp, CREATE_NEW, Modes.attribute(r.mode))) {
+			byte[] buf = new byte[1 << 16];
+			ByteBuffer bb = ByteBuffer.wrap(buf);
+			int n;
+			while ((n = in.read(buf)) >= 0) {
+				bb.clear().limit(n);
+				while (bb.hasRemaining()) {
+					ch.write(bb);
+				}
+				progress.bytesDone(n);
+				if (failure.get() != null || progress.isCanceled() || options.cancel().getAsBoolean()) {
+					throw new ArchiveCanceledException("extraction canceled: " + archive);
+				}
+			}
+			ok = true;
+		} finally {
+			if (!ok) {
+				Files.deleteIfExists(tmp);
+			}
+		}
+		try {
+			finish(tmp, file, r);
+		} catch (IOException e) {
+			Files.deleteIfExists(tmp);
+			throw e;
+		}
+		written.add(rel);
+		bytesWritten.addAndGet(r.size);
+		progress.entryDone(0);
+	}
+
+	// ---------------------------------------------------------------- directories, links, mirror
+
+	private void ensureParent(String rel) throws IOException {
+		int slash = rel.lastIndexOf('/');
+		if (slash > 0) {
+			ensureDir(rel.substring(0, slash));
+		}
+	}
+
+	/** Makes {@code rel} (no trailing slash) a real directory below the root, replacing a file or link there. */
+	private void ensureDir(String rel) throws IOException {
+		if (rel.isEmpty() || knownDirs.contains(rel)) {
+			return;
+		}
+		ensureParent(rel);
+		Path dir = root.resolve(rel);
+		try {
+			Files.createDirectory(dir);
+			written.add(rel + "/");
+		} catch (FileAlreadyExistsException e) {
+			BasicFileAttributes a = Files.readAttributes(dir, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+			if (!a.isDirectory()) {
+				deleteTree(dir);
+				try {
+					Files.createDirectory(dir);
+					written.add(rel + "/");
+				} catch (FileAlreadyExistsException again) {
+					if (!Files.readAttributes(dir, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isDirectory()) {
+						throw again;
+					}
+				}
+			}
+		}
+		knownDirs.add(rel);
+	}
+
+	private void createLink(EntryRecord r, String rel) throws IOException {
+		byte[] bytes = reader.readAllBytes(r.name, MAX_LINK);
+		String target = new String(bytes, StandardCharsets.UTF_8);
+		if (target.isEmpty() || target.indexOf('\0') >= 0) {
+			throw bad("invalid symbolic link target", r, r.localOffset);
+		}
+		Path link = root.resolve(rel);
+		Path linkTarget = link.getFileSystem().getPath(target);
+		Path resolved = link.getParent().resolve(linkTarget).normalize();
+		if (linkTarget.isAbsolute() || !resolved.startsWith(root)) {
+			throw bad("symbolic link points outside the target directory: " + target, r, r.localOffset);
+		}
+		ensureParent(rel);
+		BasicFileAttributes a = null;
+		try {
+			a = Files.readAttributes(link, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+		} catch (NoSuchFileException e) {
+			// absent
+		}
+		if (a != null) {
+			if (a.isSymbolicLink() && Files.readSymbolicLink(link).equals(linkTarget)) {
+				skipped.incrementAndGet();
+				progress.entryDone(0);
+				return;
+			}
+			deleteTree(link);
+		}
+		Files.createSymbolicLink(link, linkTarget);
+		written.add(rel);
+		progress.entryDone(0);
+	}
+
+	private List<String> mirror(List<EntryRecord> selected, String prefix) throws IOException {
+		Set<String> keep = new HashSet<>();
+		for (EntryRecord r : selected) {
+			String rel = r.name.substring(prefix.length());
+			if (rel.endsWith("/")) {
+				rel = rel.substring(0, rel.length() - 1);
+			}
+			keep.add(rel);
+			int slash = rel.lastIndexOf('/');
+			while (slash > 0) {
+				if (!keep.add(rel.substring(0, slash))) {
+					break;
+				}
+				slash = rel.lastIndexOf('/', slash - 1);
+			}
+		}
+		List<String> removed = new ArrayList<>();
+		Files.walkFileTree(root, EnumSet.noneOf(java.nio.file.FileVisitOption.class), Integer.MAX_VALUE,
+				new SimpleFileVisitor<Path>() {
+					@Override
+					public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
+						if (dir.equals(root)) {
+							return FileVisitResult.CONTINUE;
+						}
+						String rel = relative(dir);
+						if (keep.contains(rel)) {
+							return FileVisitResult.CONTINUE;
+						}
+						deleteTree(dir);
+						removed.add(rel + "/");
+						return FileVisitResult.SKIP_SUBTREE;
+					}
+
+					@Override
+					public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+						String rel = relative(file);
+						if (!keep.contains(rel)) {
+							Files.delete(file);
+							removed.add(rel);
+						}
+						return FileVisitResult.CONTINUE;
+					}
+				});
+		return removed;
+	}
+
+	private String relative(Path p) {
+		String s = root.relativize(p).toString();
+		String sep = p.getFileSystem().getSeparator();
+		return sep.equals("/") ? s : s.replace(sep, "/");
+	}
+
+	/** Deletes a file, link or directory tree without following links. */
+	static void deleteTree(Path p) throws IOException {
+		BasicFileAttributes a;
+		try {
+			a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+		} catch (NoSuchFileException e) {
+			return;
+		}
+		if (!a.isDirectory()) {
+			Files.deleteIfExists(p);
+			return;
+		}
+		Files.walkFileTree(p, new SimpleFileVisitor<Path>() {
+			@Override
+			public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+				Files.deleteIfExists(file);
+				return FileVisitResult.CONTINUE;
+			}
+
+			@Override
+			public FileVisitResult postVisitDirectory(Path dir, IOException exc) throws IOException {
+				try {
+					Files.deleteIfExists(dir);
+				} catch (DirectoryNotEmptyException e) {
+					throw e;
+				}
+				return FileVisitResult.CONTINUE;
+			}
+		});
+	}
+
+}

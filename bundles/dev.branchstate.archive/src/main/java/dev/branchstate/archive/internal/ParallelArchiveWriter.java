@@ -1,0 +1,933 @@
+package dev.branchstate.archive.internal;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.zip.CRC32;
+
+import com.github.luben.zstd.ZstdCompressCtx;
+
+import dev.branchstate.archive.ArchiveCanceledException;
+import dev.branchstate.archive.ArchiveEntry;
+import dev.branchstate.archive.ArchiveException;
+import dev.branchstate.archive.ArchiveProgress;
+import dev.branchstate.archive.ArchiveWriter;
+import dev.branchstate.archive.EntryType;
+import dev.branchstate.archive.TreeFilter;
+import dev.branchstate.archive.WriteOptions;
+import dev.branchstate.archive.WriteResult;
+
+/**
+ * The parallel writer. The calling thread enumerates entries, takes a buffer slot (back-pressure: at most
+ * {@link WriteOptions#buffers()} slots exist) and hands a task to the workers. A worker reads its input
+ * (positional reads for files), compresses it into the slot's direct buffer with its own zstd context and
+ * deposits the result with the sequencer, which hands out file regions in submission order (so the frames of a
+ * chunked entry are contiguous). The region is then written with positional writes by the thread that was given
+ * it, outside any lock.
+ */
+public final class ParallelArchiveWriter implements ArchiveWriter {
+
+	private static final int STORE_MIN_SAVING_SHIFT = 5; // store unless zstd saves at least 1/32
+
+	private final Path target;
+	private final Path temp;
+	private final WriteOptions options;
+	private final ArchiveProgress progress;
+	private final FileChannel out;
+	private final ExecutorService ownPool;
+	private final Executor executor;
+	private final int chunkSize;
+	private final Semaphore slotPermits;
+	private final ConcurrentLinkedQueue<Slot> freeSlots = new ConcurrentLinkedQueue<>();
+	private final Map<Thread, ZstdCompressCtx> contexts = new ConcurrentHashMap<>();
+	private final IndexedArchiveReader previous;
+	private final List<EntryRecord> records = new ArrayList<>();
+	private final Set<String> names = new HashSet<>();
+	private final AtomicReference<Throwable> failure = new AtomicReference<>();
+	private final Semaphore unitsDone = new Semaphore(0);
+	private final AtomicInteger active = new AtomicInteger();
+	private final AtomicLong copied = new AtomicLong();
+	private final Object sequencer = new Object();
+	private final Map<Long, Unit> ready = new HashMap<>();
+	private long nextToPlace;
+	private long filePosition;
+	private long unitCount;
+	private long bytesIn;
+	private volatile boolean aborted;
+	private boolean finished;
+
+	public ParallelArchiveWriter(Path target, WriteOptions options) throws IOException {
+		this.target = target.toAbsolutePath();
+		this.options = options;
+		this.progress = options.progress() != null ? options.progress() : new ArchiveProgress();
+		this.chunkSize = options.chunkSize();
+		Path dir = this.target.getParent();
+		this.temp = dir.resolve("." + this.target.getFileName() + ".tmp-"
+				+ Long.toHexString(ThreadLocalRandom.current().nextLong()));
+		IndexedArchiveReader prev = null;
+		FileChannel channel = null;
+		try {
+			if (options.previous() != null && Files.isRegularFile(options.previous())) {
+				prev = IndexedArchiveReader.open(options.previous());
+			}
+			channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+					StandardOpenOption.READ);
+		} catch (IOException | RuntimeException e) {
+			if (prev != null) {
+				prev.close();
+			}
+			throw e;
+		}
+		this.previous = prev;
+		this.out = channel;
+		this.slotPermits = new Semaphore(options.buffers());
+		if (options.executor() != null) {
+			this.ownPool = null;
+			this.executor = options.executor();
+		} else {
+			AtomicInteger n = new AtomicInteger();
+			this.ownPool = Executors.newFixedThreadPool(options.workers(), r -> {
+				Thread t = new Thread(r, "branchstate-archive-writer-" + n.incrementAndGet());
+				t.setDaemon(true);
+				return t;
+			});
+			this.executor = ownPool;
+		}
+	}
+
+	// ---------------------------------------------------------------- API
+
+	@Override
+	public void addFile(Path source, String name) throws IOException {
+		checkState();
+		addPath(source, name, readAttributes(source));
+	}
+
+	@Override
+	public void addTree(Path root, String prefix, TreeFilter filter) throws IOException {
+		checkState();
+		if (!prefix.isEmpty() && !prefix.endsWith("/")) {
+			throw new IllegalArgumentException("prefix must be empty or end with '/': " + prefix);
+		}
+		try {
+			BasicFileAttributes rootAttrs = Files.readAttributes(root, BasicFileAttributes.class);
+			if (!rootAttrs.isDirectory()) {
+				throw new ArchiveException("not a directory: " + root, target, prefix, -1);
+			}
+			walk(root, "", prefix, filter);
+		} catch (IOException | RuntimeException | Error e) {
+			throw fail(e);
+		}
+	}
+
+	/**
+	 * Depth-first walk in name order (deterministic archives). One lstat per path, reading POSIX attributes
+	 * directly; links are never followed.
+	 */
+	private void walk(Path dir, String rel, String prefix, TreeFilter filter) throws IOException {
+		List<Path> children = new ArrayList<>();
+		try (java.nio.file.DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+			for (Path p : ds) {
+				children.add(p);
+			}
+		}
+		children.sort(null);
+		for (Path child : children) {
+			String name = child.getFileName().toString();
+			String childRel = rel.isEmpty() ? name : rel + "/" + name;
+			BasicFileAttributes attrs = readAttributes(child);
+			Path relPath = child.getFileSystem().getPath(childRel);
+			if (attrs.isDirectory()) {
+				if (filter.excludesDirectory(relPath)) {
+					continue;
+				}
+				addPath(child, prefix + childRel + "/", attrs);
+				walk(child, childRel, prefix, filter);
+			} else if ((attrs.isRegularFile() || attrs.isSymbolicLink()) && filter.includesFile(relPath)) {
+				addPath(child, prefix + childRel, attrs);
+			}
+		}
+	}
+
+	private static BasicFileAttributes readAttributes(Path p) throws IOException {
+		try {
+			return Files.readAttributes(p, java.nio.file.attribute.PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+		} catch (UnsupportedOperationException e) {
+			return Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+		}
+	}
+
+	@Override
+	public void addDirectory(String name, int mode, FileTime lastModified) throws IOException {
+		checkState();
+		try {
+			EntryRecord r = newRecord(name.endsWith("/") ? name : name + "/", EntryType.DIRECTORY, mode, lastModified);
+			submitDirectory(r);
+		} catch (IOException | RuntimeException | Error e) {
+			throw fail(e);
+		}
+	}
+
+	@Override
+	public void addBytes(String name, byte[] data, int mode, FileTime lastModified) throws IOException {
+		checkState();
+		try {
+			EntryRecord r = newRecord(name, EntryType.FILE, mode, lastModified);
+			if (data.length <= chunkSize) {
+				Slot slot = takeSlot(r.name);
+				slot.raw.clear().put(data).flip();
+				submitSmall(r, slot, null, data.length);
+			} else {
+				submitStream(r, Channels.newChannel(new java.io.ByteArrayInputStream(data)));
+			}
+		} catch (IOException | RuntimeException | Error e) {
+			throw fail(e);
+		}
+	}
+
+	@Override
+	public void addChannel(String name, ReadableByteChannel source, int mode, FileTime lastModified)
+			throws IOException {
+		checkState();
+		try {
+			submitStream(newRecord(name, EntryType.FILE, mode, lastModified), source);
+		} catch (IOException | RuntimeException | Error e) {
+			throw fail(e);
+		}
+	}
+
+	@Override
+	public void addStream(String name, InputStream source, int mode, FileTime lastModified) throws IOException {
+		checkState();
+		try {
+			submitStream(newRecord(name, EntryType.FILE, mode, lastModified), Channels.newChannel(source));
+		} catch (IOException | RuntimeException | Error e) {
+			throw fail(e);
+		}
+	}
+
+	@Override
+	public WriteResult commit() throws IOException {
+		checkState();
+		try {
+			awaitUnits();
+			long cdOffset;
+			synchronized (sequencer) {
+				cdOffset = filePosition;
+			}
+			ZipFormat.Growable cd = new ZipFormat.Growable();
+			for (EntryRecord r : records) {
+				ZipFormat.putCentral(cd, r);
+			}
+			int cdSize = cd.size();
+			ZipFormat.putEnd(cd, records.size(), cdOffset, cdSize);
+			writeFully(cd.flip(), cdOffset, null);
+			long size = cdOffset + cd.size();
+			if (options.force()) {
+				out.force(true);
+			}
+			out.close();
+			checkCanceled();
+			Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+			finished = true;
+			release();
+			return new WriteResult(records.size(), copied.get(), bytesIn, size);
+		} catch (IOException | RuntimeException | Error e) {
+			throw fail(e);
+		}
+	}
+
+	@Override
+	public void abort() {
+		if (finished) {
+			return;
+		}
+		finished = true;
+		aborted = true;
+		failure.compareAndSet(null, new ArchiveCanceledException("archive write aborted: " + target));
+		try {
+			out.close();
+		} catch (IOException e) {
+			// nothing to add: the file is deleted below
+		}
+		release();
+		try {
+			Files.deleteIfExists(temp);
+		} catch (IOException e) {
+			// best effort; the name is hidden and unique
+		}
+	}
+
+	@Override
+	public void close() {
+		abort();
+	}
+
+	private void release() {
+		aborted = true;
+		// wait until no task touches a context (closing a zstd context in use would crash the JVM)
+		while (active.get() != 0) {
+			Thread.onSpinWait();
+			try {
+				Thread.sleep(1);
+			} catch (InterruptedException e) {
+				Thread.currentThread().interrupt();
+				break;
+			}
+		}
+		if (ownPool != null) {
+			ownPool.shutdown();
+		}
+		for (ZstdCompressCtx c : contexts.values()) {
+			c.close();
+		}
+		contexts.clear();
+		freeSlots.clear();
+		if (previous != null) {
+			previous.close();
+		}
+	}
+
+	// ---------------------------------------------------------------- submission (calling thread)
+
+	private void checkState() {
+		if (finished) {
+			throw new IllegalStateException("archive writer is closed: " + target);
+		}
+	}
+
+	private IOException fail(Throwable e) {
+		if (e instanceof IllegalArgumentException iae && failure.get() == null) {
+			throw iae; // API misuse detected before any state changed: the writer stays usable
+		}
+		Throwable first = failure.get();
+		abort();
+		Throwable t = first != null ? first : e;
+		if (t instanceof IOException io) {
+			return io;
+		}
+		if (t instanceof UncheckedIOException u) {
+			return u.getCause();
+		}
+		return new ArchiveException("writing failed: " + t, target, null, -1, t);
+	}
+
+	private void checkCanceled() throws IOException {
+		Throwable f = failure.get();
+		if (f != null) {
+			throw f instanceof IOException io ? io : new ArchiveException("writing failed: " + f, target, null, -1, f);
+		}
+		if (progress.isCanceled() || options.cancel().getAsBoolean() || Thread.currentThread().isInterrupted()) {
+			throw new ArchiveCanceledException("archive write canceled: " + target);
+		}
+	}
+
+	private EntryRecord newRecord(String name, EntryType type, int mode, FileTime mtime) throws IOException {
+		checkCanceled();
+		String bad = Names.problem(name, type == EntryType.DIRECTORY);
+		if (bad != null) {
+			throw new IllegalArgumentException("invalid entry name '" + name + "': " + bad);
+		}
+		if (!names.add(name)) {
+			throw new IllegalArgumentException("duplicate entry name '" + name + "'");
+		}
+		byte[] nameBytes = name.getBytes(StandardCharsets.UTF_8);
+		if (nameBytes.length > 0xffff) {
+			throw new IllegalArgumentException("entry name too long: " + name);
+		}
+		EntryRecord r = new EntryRecord(name, nameBytes, type, mode & 07777, ZipFormat.truncate(mtime));
+		records.add(r);
+		progress.planned(1, 0);
+		return r;
+	}
+
+	private void addPath(Path source, String name, BasicFileAttributes attrs) throws IOException {
+		try {
+			if (attrs.isDirectory()) {
+				EntryRecord r = newRecord(name.endsWith("/") ? name : name + "/", EntryType.DIRECTORY,
+						Modes.modeOf(attrs, DEFAULT_DIRECTORY_MODE), attrs.lastModifiedTime());
+				submitDirectory(r);
+			} else if (attrs.isSymbolicLink()) {
+				EntryRecord r = newRecord(name, EntryType.SYMLINK, Modes.modeOf(attrs, 0777), attrs.lastModifiedTime());
+				byte[] link = Files.readSymbolicLink(source).toString().getBytes(StandardCharsets.UTF_8);
+				progress.planned(0, link.length);
+				bytesIn += link.length;
+				Slot slot = takeSlot(r.name);
+				slot.raw.clear().put(link).flip();
+				submitSmall(r, slot, null, link.length);
+			} else if (attrs.isRegularFile()) {
+				EntryRecord r = newRecord(name, EntryType.FILE, Modes.modeOf(attrs, DEFAULT_FILE_MODE),
+						attrs.lastModifiedTime());
+				long size = attrs.size();
+				progress.planned(0, size);
+				bytesIn += size;
+				if (previous != null && submitCopy(r, size)) {
+					return;
+				}
+				if (size <= chunkSize) {
+					submitSmall(r, takeSlot(r.name), source, size);
+				} else {
+					submitLargeFile(r, source, size);
+				}
+			} else {
+				throw new ArchiveException("not a regular file, directory or link: " + source, target, name, -1);
+			}
+		} catch (IOException | RuntimeException | Error e) {
+			throw fail(e);
+		}
+	}
+
+	private Slot takeSlot(String entry) throws IOException {
+		try {
+			while (!slotPermits.tryAcquire(20, TimeUnit.MILLISECONDS)) {
+				checkCanceled();
+			}
+		} catch (InterruptedException e) {
+			Thread.currentThread().interrupt();
+			throw new ArchiveCanceledException("archive write interrupted: " + target);
+		}
+		checkCanceled();
+		Slot s = freeSlots.poll();
+		return s != null ? s : new Slot(chunkSize);
+	}
+
+	private void giveBack(Slot slot) {
+		if (slot != null) {
+			freeSlots.add(slot);
+			slotPermits.release();
+		}
+	}
+
+	private void submitDirectory(EntryRecord r) throws IOException {
+		r.method = ArchiveEntry.METHOD_STORED;
+		ByteBuffer header = ZipFormat.le(ByteBuffer.allocate(ZipFormat.localHeaderLength(r, false)));
+		ZipFormat.putLocalHeader(header, 0, r, false);
+		Unit u = new Unit(unitCount++, r);
+		u.payload = header;
+		u.length = header.capacity();
+		u.kind = Unit.SMALL;
+		deposit(u);
+	}
+
+	/** Small entry: either {@code source} is read by the worker, or the slot's raw buffer already holds data. */
+	private void submitSmall(EntryRecord r, Slot slot, Path source, long expected) {
+		Unit u = new Unit(unitCount++, r);
+		u.slot = slot;
+		u.kind = Unit.SMALL;
+		run(u, () -> compressSmall(u, source, expected));
+	}
+
+	private boolean submitCopy(EntryRecord r, long size) throws IOException {
+		EntryRecord p = previous.record(r.name);
+		if (p == null || p.type != EntryType.FILE || p.size != size || p.mode != r.mode
+				|| !ZipFormat.sameTime(p.mtime, r.mtime)
+				|| (p.method != ArchiveEntry.METHOD_STORED && p.method != ArchiveEntry.METHOD_ZSTD)) {
+			return false;
+		}
+		r.method = p.method;
+		r.crc = p.crc;
+		r.size = p.size;
+		r.csize = p.csize;
+		r.chunkSize = p.chunkSize;
+		r.chunkCsize = p.chunkCsize;
+		r.chunkCrc = p.chunkCrc;
+		Unit u = new Unit(unitCount++, r);
+		u.slot = takeSlot(r.name);
+		u.kind = Unit.COPY;
+		boolean zip64 = r.size >= ZipFormat.MAX32 || r.csize >= ZipFormat.MAX32;
+		u.length = ZipFormat.localHeaderLength(r, zip64) + r.csize;
+		run(u, () -> {
+			u.copyFrom = previous.dataOffset(p);
+			ByteBuffer b = u.slot.packed.clear();
+			int h = ZipFormat.putLocalHeader(b, 0, r, zip64);
+			b.limit(h);
+			u.payload = b;
+			deposit(u);
+		});
+		return true;
+	}
+
+	private void submitLargeFile(EntryRecord r, Path source, long size) throws IOException {
+		// beyond MAX_FRAMES chunks the entry is written without frame table (still one valid zstd stream,
+		// decoded by streaming): only files above MAX_FRAMES x chunk size (16 GB by default)
+		int chunk = chunkSize;
+		long frames = (size + chunk - 1) / chunk;
+		if (frames > Integer.MAX_VALUE - 16) {
+			throw new ArchiveException("file too large: " + size, target, r.name, -1);
+		}
+		int n = (int) frames;
+		FileChannel src = FileChannel.open(source, StandardOpenOption.READ);
+		Large large = startLarge(r, chunk, n);
+		large.source = src;
+		large.readsLeft.set(n);
+		for (int i = 0; i < n; i++) {
+			long off = (long) i * chunk;
+			int len = (int) Math.min(chunk, size - off);
+			Slot slot;
+			try {
+				slot = takeSlot(r.name);
+			} catch (IOException e) {
+				closeQuietly(src);
+				throw e;
+			}
+			submitChunk(large, i, slot, off, len);
+		}
+		r.size = size;
+		large.count = n;
+		releaseHold(large);
+	}
+
+	private void submitStream(EntryRecord r, ReadableByteChannel in) throws IOException {
+		Slot slot = takeSlot(r.name);
+		int len = fill(slot.raw.clear(), in);
+		slot.raw.flip();
+		if (len < chunkSize || endOfStream(in)) {
+			bytesIn += len;
+			progress.planned(0, len);
+			submitSmall(r, slot, null, len);
+			return;
+		}
+		Large large = startLarge(r, chunkSize, ZipFormat.MAX_FRAMES);
+		long total = 0;
+		int i = 0;
+		while (true) {
+			if (i >= ZipFormat.MAX_FRAMES) {
+				giveBack(slot);
+				throw new ArchiveException("stream too large for chunk size " + chunkSize + " (add it as a file)",
+						target, r.name, -1);
+			}
+			total += len;
+			progress.planned(0, len);
+			submitChunk(large, i++, slot, -1, len);
+			slot = takeSlot(r.name);
+			len = fill(slot.raw.clear(), in);
+			slot.raw.flip();
+			if (len == 0) {
+				giveBack(slot);
+				break;
+			}
+		}
+		bytesIn += total;
+		r.size = total;
+		large.count = i;
+		releaseHold(large);
+	}
+
+	private int pending = -1;
+
+	private boolean endOfStream(ReadableByteChannel in) throws IOException {
+		// a stream that filled the buffer exactly: peek one byte
+		ByteBuffer one = ByteBuffer.allocate(1);
+		int n;
+		do {
+			n = in.read(one);
+		} while (n == 0);
+		if (n < 0) {
+			return true;
+		}
+		pending = one.get(0) & 0xff;
+		return false;
+	}
+
+	private int fill(ByteBuffer b, ReadableByteChannel in) throws IOException {
+		int total = 0;
+		if (pending >= 0) {
+			b.put((byte) pending);
+			pending = -1;
+			total = 1;
+		}
+		while (b.hasRemaining()) {
+			int n = in.read(b);
+			if (n < 0) {
+				break;
+			}
+			total += n;
+			if (n == 0) {
+				checkCanceled();
+			}
+		}
+		return total;
+	}
+
+	private Large startLarge(EntryRecord r, int chunk, int capacity) throws IOException {
+		r.method = ArchiveEntry.METHOD_ZSTD;
+		r.chunkSize = chunk;
+		Large large = new Large(r, capacity);
+		Unit header = new Unit(unitCount++, r);
+		header.kind = Unit.LARGE_HEADER;
+		header.large = large;
+		header.length = ZipFormat.localHeaderLength(r, true);
+		deposit(header);
+		return large;
+	}
+
+	private void submitChunk(Large large, int index, Slot slot, long sourceOffset, int len) {
+		Unit u = new Unit(unitCount++, large.record);
+		u.slot = slot;
+		u.kind = Unit.CHUNK;
+		u.large = large;
+		u.chunk = index;
+		large.remaining.incrementAndGet();
+		run(u, () -> compressChunk(u, sourceOffset, len));
+	}
+
+	private void releaseHold(Large large) {
+		if (large.remaining.decrementAndGet() == 0) {
+			try {
+				finishLarge(large);
+			} catch (IOException e) {
+				throw new UncheckedIOException(e);
+			}
+		}
+	}
+
+	private void awaitUnits() throws IOException {
+		long need = unitCount;
+		try {
+			while (need > 0) {
+				int n = (int) Math.min(need, Integer.MAX_VALUE);
+				if (unitsDone.tryAcquire(n, 20, TimeUnit.MILLISECONDS)) {
+					need -= n;
+				} else {
+					int avail = unitsDone.drainPermits();
+					need -= avail;
+					checkCanceled();
+				}
+			}
+		} catch (InterruptedException e) {
+			Thread.currentThread().interrupt();
+			throw new ArchiveCanceledException("archive write interrupted: " + target);
+		}
+		checkCanceled();
+	}
+
+	// ---------------------------------------------------------------- workers
+
+	private void run(Unit u, IoTask task) {
+		try {
+			executor.execute(() -> {
+				active.incrementAndGet();
+				try {
+					if (aborted || failure.get() != null) {
+						return;
+					}
+					if (progress.isCanceled() || options.cancel().getAsBoolean()) {
+						throw new ArchiveCanceledException("archive write canceled: " + target);
+					}
+					task.run();
+				} catch (Throwable t) {
+					failure.compareAndSet(null, t instanceof IOException || t instanceof Error ? t
+							: new ArchiveException("writing failed: " + t, target, u.record.name, -1, t));
+				} finally {
+					active.decrementAndGet();
+				}
+			});
+		} catch (RuntimeException e) {
+			failure.compareAndSet(null, new ArchiveException("executor rejected a task: " + e, target, u.record.name, -1, e));
+		}
+	}
+
+	@FunctionalInterface
+	private interface IoTask {
+		void run() throws IOException;
+	}
+
+	private ZstdCompressCtx context() {
+		return contexts.computeIfAbsent(Thread.currentThread(), t -> {
+			ZstdCompressCtx c = new ZstdCompressCtx();
+			c.setLevel(options.level());
+			c.setChecksum(false);
+			c.setContentSize(true);
+			return c;
+		});
+	}
+
+	private void compressSmall(Unit u, Path source, long expected) throws IOException {
+		EntryRecord r = u.record;
+		ByteBuffer raw = u.slot.raw;
+		if (source != null) {
+			raw.clear();
+			try (FileChannel ch = FileChannel.open(source, StandardOpenOption.READ)) {
+				while (raw.hasRemaining()) {
+					if (ch.read(raw) < 0) {
+						break;
+					}
+				}
+				if (!raw.hasRemaining() && ch.size() > raw.capacity()) {
+					throw new ArchiveException("file grew while being archived: " + source, target, r.name, -1);
+				}
+			}
+			raw.flip();
+		}
+		int len = raw.remaining();
+		r.size = len;
+		CRC32 crc = new CRC32();
+		crc.update(raw.duplicate());
+		r.crc = (int) crc.getValue();
+		int hdr = ZipFormat.localHeaderLength(r, false);
+		ByteBuffer packed = u.slot.packed.clear();
+		int csize = -1;
+		if (len >= 64 && r.type == EntryType.FILE) {
+			csize = context().compressDirectByteBuffer(packed, hdr, packed.capacity() - hdr, raw, 0, len);
+			if (csize >= len - (len >> STORE_MIN_SAVING_SHIFT)) {
+				csize = -1;
+			}
+		}
+		if (csize < 0) {
+			r.method = ArchiveEntry.METHOD_STORED;
+			r.csize = len;
+			packed.put(hdr, raw, 0, len);
+		} else {
+			r.method = ArchiveEntry.METHOD_ZSTD;
+			r.csize = csize;
+		}
+		ZipFormat.putLocalHeader(packed, 0, r, false);
+		packed.limit(hdr + (int) r.csize);
+		u.payload = packed;
+		u.length = packed.limit();
+		deposit(u);
+	}
+
+	private void compressChunk(Unit u, long sourceOffset, int len) throws IOException {
+		Large large = u.large;
+		ByteBuffer raw = u.slot.raw;
+		if (sourceOffset >= 0) {
+			raw.clear().limit(len);
+			try {
+				long pos = sourceOffset;
+				while (raw.hasRemaining()) {
+					int n = large.source.read(raw, pos);
+					if (n < 0) {
+						throw new ArchiveException("file shrank while being archived", target, large.record.name,
+								-1);
+					}
+					pos += n;
+				}
+			} finally {
+				if (large.readsLeft.decrementAndGet() == 0) {
+					closeQuietly(large.source);
+				}
+			}
+			raw.flip();
+		}
+		CRC32 crc = new CRC32();
+		crc.update(raw.duplicate());
+		ByteBuffer packed = u.slot.packed.clear();
+		int csize = context().compressDirectByteBuffer(packed, 0, packed.capacity(), raw, 0, len);
+		large.chunkCrc[u.chunk] = (int) crc.getValue();
+		large.chunkCsize[u.chunk] = csize;
+		large.chunkLen[u.chunk] = len;
+		packed.limit(csize);
+		u.payload = packed;
+		u.length = csize;
+		deposit(u);
+	}
+
+	/** Hands a finished unit to the sequencer; writes the units whose region this call assigned. */
+	private void deposit(Unit u) throws IOException {
+		List<Unit> mine = null;
+		synchronized (sequencer) {
+			ready.put(u.seq, u);
+			Unit next;
+			while ((next = ready.remove(nextToPlace)) != null) {
+				next.position = filePosition;
+				if (next.kind == Unit.LARGE_HEADER) {
+					next.large.headerPosition = filePosition;
+				}
+				filePosition += next.length;
+				nextToPlace++;
+				if (mine == null) {
+					mine = new ArrayList<>(2);
+				}
+				mine.add(next);
+			}
+		}
+		if (mine != null) {
+			for (Unit m : mine) {
+				write(m);
+			}
+		}
+	}
+
+	private void write(Unit u) throws IOException {
+		EntryRecord r = u.record;
+		switch (u.kind) {
+			case Unit.SMALL -> {
+				r.localOffset = u.position;
+				writeFully(u.payload, u.position, r);
+				progress.entryDone(r.size);
+			}
+			case Unit.LARGE_HEADER -> {
+				// region reserved; the header is written by finishLarge once sizes and CRC are known
+			}
+			case Unit.CHUNK -> {
+				writeFully(u.payload, u.position, r);
+				progress.bytesDone(u.large.chunkLen[u.chunk]);
+			}
+			case Unit.COPY -> {
+				r.localOffset = u.position;
+				int h = u.payload.remaining();
+				writeFully(u.payload, u.position, r);
+				copyData(u, u.position + h);
+				copied.incrementAndGet();
+				progress.entryDone(r.size);
+			}
+			default -> throw new IllegalStateException();
+		}
+		Slot slot = u.slot;
+		u.slot = null;
+		u.payload = null;
+		giveBack(slot);
+		if (u.kind == Unit.CHUNK) {
+			if (u.large.remaining.decrementAndGet() == 0) {
+				finishLarge(u.large);
+			}
+		}
+		unitsDone.release();
+	}
+
+	private void copyData(Unit u, long to) throws IOException {
+		ByteBuffer buf = u.slot.raw;
+		long from = u.copyFrom;
+		long left = u.record.csize;
+		FileChannel src = previous.channel();
+		while (left > 0) {
+			buf.clear();
+			if (left < buf.capacity()) {
+				buf.limit((int) left);
+			}
+			while (buf.hasRemaining()) {
+				int n = src.read(buf, from + buf.position());
+				if (n < 0) {
+					throw new ArchiveException("previous archive truncated", previous.path(), u.record.name, from);
+				}
+			}
+			buf.flip();
+			int n = buf.remaining();
+			writeFully(buf, to, u.record);
+			from += n;
+			to += n;
+			left -= n;
+		}
+	}
+
+	private void finishLarge(Large large) throws IOException {
+		EntryRecord r = large.record;
+		int n = large.count;
+		r.chunkCsize = Arrays.copyOf(large.chunkCsize, n);
+		r.chunkCrc = Arrays.copyOf(large.chunkCrc, n);
+		long csize = 0;
+		int crc = 0;
+		for (int i = 0; i < n; i++) {
+			csize += r.chunkCsize[i] & ZipFormat.MAX32;
+			crc = i == 0 ? r.chunkCrc[0] : Crc32Combine.combine(crc, r.chunkCrc[i], large.chunkLen[i]);
+		}
+		r.csize = csize;
+		r.crc = crc;
+		r.localOffset = large.headerPosition;
+		if (n > ZipFormat.MAX_FRAMES) {
+			r.chunkCsize = null;
+			r.chunkCrc = null;
+		}
+		ByteBuffer h = ZipFormat.le(ByteBuffer.allocate(ZipFormat.localHeaderLength(r, true)));
+		ZipFormat.putLocalHeader(h, 0, r, true);
+		writeFully(h, large.headerPosition, r);
+		progress.entryDone(0);
+	}
+
+	private void writeFully(ByteBuffer b, long position, EntryRecord r) throws IOException {
+		long pos = position;
+		try {
+			while (b.hasRemaining()) {
+				pos += out.write(b, pos);
+			}
+		} catch (IOException e) {
+			if (aborted) {
+				throw new ArchiveCanceledException("archive write aborted: " + target);
+			}
+			throw new ArchiveException("cannot write archive: " + e, temp, r == null ? null : r.name, pos, e);
+		}
+	}
+
+	private static void closeQuietly(FileChannel c) {
+		try {
+			c.close();
+		} catch (IOException e) {
+			// read-only source: nothing lost
+		}
+	}
+
+	// ---------------------------------------------------------------- state holders
+
+	private static final class Unit {
+		static final int SMALL = 0;
+		static final int LARGE_HEADER = 1;
+		static final int CHUNK = 2;
+		static final int COPY = 3;
+		final long seq;
+		final EntryRecord record;
+		int kind;
+		Slot slot;
+		ByteBuffer payload;
+		long length;
+		long position;
+		Large large;
+		int chunk;
+		long copyFrom;
+
+		Unit(long seq, EntryRecord record) {
+			this.seq = seq;
+			this.record = record;
+		}
+	}
+
+	private static final class Large {
+		final EntryRecord record;
+		final int[] chunkCsize;
+		final int[] chunkCrc;
+		final int[] chunkLen;
+		/** One hold for the submitter plus one per chunk not yet written. */
+		final AtomicInteger remaining = new AtomicInteger(1);
+		final AtomicInteger readsLeft = new AtomicInteger();
+		FileChannel source;
+		volatile long headerPosition;
+		volatile int count;
+
+		Large(EntryRecord record, int capacity) {
+			this.record = record;
+			this.chunkCsize = new int[capacity];
+			this.chunkCrc = new int[capacity];
+			this.chunkLen = new int[capacity];
+		}
+	}
+}

@@ -1,0 +1,285 @@
+package dev.branchstate.archive.internal;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.attribute.FileTime;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.util.concurrent.TimeUnit;
+
+import dev.branchstate.archive.EntryType;
+
+/** ZIP record layouts (APPNOTE 6.3.10) and their encoding. All integers little-endian. */
+final class ZipFormat {
+
+	static final int LOC_SIG = 0x04034b50;
+	static final int CEN_SIG = 0x02014b50;
+	static final int END_SIG = 0x06054b50;
+	static final int ZIP64_END_SIG = 0x06064b50;
+	static final int ZIP64_LOC_SIG = 0x07064b50;
+	static final int LOC_LEN = 30;
+	static final int CEN_LEN = 46;
+	static final int END_LEN = 22;
+	static final int ZIP64_END_LEN = 56;
+	static final int ZIP64_LOC_LEN = 20;
+	static final int FLAG_UTF8 = 0x0800;
+	static final int EXTRA_ZIP64 = 0x0001;
+	static final int EXTRA_NTFS = 0x000a;
+	static final int EXTRA_UT = 0x5455;
+	/** Ours: the frame table of a chunked entry (see README). */
+	static final int EXTRA_FRAMES = 0x7342;
+	static final int FRAMES_VERSION = 1;
+	/** Max frames in one frame-table extra (keeps the extra field below 64 KiB). */
+	static final int MAX_FRAMES = 8000;
+	static final long MAX32 = 0xffffffffL;
+	static final int MAX16 = 0xffff;
+	static final int S_IFREG = 0100000;
+	static final int S_IFDIR = 0040000;
+	static final int S_IFLNK = 0120000;
+	static final int S_IFMT = 0170000;
+	/** 100 ns intervals between 1601-01-01 and 1970-01-01. */
+	private static final long NTFS_EPOCH_OFFSET = 116444736000000000L;
+	static final int LOCAL_ZIP64_EXTRA_LEN = 20;
+
+	private ZipFormat() {
+	}
+
+	static int versionNeeded(int method, boolean zip64) {
+		if (method == 93) {
+			return 63;
+		}
+		return zip64 ? 45 : 20;
+	}
+
+	static long dosDateTime(FileTime time) {
+		LocalDateTime t = LocalDateTime.ofInstant(time.toInstant(), ZoneId.systemDefault());
+		int year = t.getYear();
+		if (year < 1980) {
+			return (1 << 21) | (1 << 16);
+		}
+		if (year > 2107) {
+			year = 2107;
+		}
+		return ((long) (year - 1980) << 25) | ((long) t.getMonthValue() << 21) | ((long) t.getDayOfMonth() << 16)
+				| ((long) t.getHour() << 11) | ((long) t.getMinute() << 5) | (t.getSecond() >> 1);
+	}
+
+	static FileTime fromDos(long dos) {
+		try {
+			LocalDateTime t = LocalDateTime.of((int) ((dos >> 25) & 0x7f) + 1980, (int) ((dos >> 21) & 0x0f),
+					(int) ((dos >> 16) & 0x1f), (int) ((dos >> 11) & 0x1f), (int) ((dos >> 5) & 0x3f),
+					(int) ((dos << 1) & 0x3e));
+			return FileTime.from(t.atZone(ZoneId.systemDefault()).toInstant());
+		} catch (RuntimeException e) {
+			return FileTime.fromMillis(0);
+		}
+	}
+
+	static long toNtfs(FileTime time) {
+		long sec = time.to(TimeUnit.SECONDS);
+		long nano = time.toInstant().getNano();
+		return sec * 10_000_000L + nano / 100 + NTFS_EPOCH_OFFSET;
+	}
+
+	static FileTime fromNtfs(long ntfs) {
+		long t = ntfs - NTFS_EPOCH_OFFSET;
+		long sec = Math.floorDiv(t, 10_000_000L);
+		long rem = Math.floorMod(t, 10_000_000L);
+		return FileTime.from(java.time.Instant.ofEpochSecond(sec, rem * 100));
+	}
+
+	/** Truncates to the 100 ns precision the archive keeps. */
+	static FileTime truncate(FileTime time) {
+		return fromNtfs(toNtfs(time));
+	}
+
+	static boolean sameTime(FileTime a, FileTime b) {
+		return toNtfs(a) == toNtfs(b);
+	}
+
+	static int unixMode(EntryRecord r) {
+		int type = switch (r.type) {
+			case DIRECTORY -> S_IFDIR;
+			case SYMLINK -> S_IFLNK;
+			default -> S_IFREG;
+		};
+		return type | (r.mode & 07777);
+	}
+
+	static ByteBuffer le(ByteBuffer b) {
+		return b.order(ByteOrder.LITTLE_ENDIAN);
+	}
+
+	/**
+	 * Writes a local file header at {@code at}. With {@code zip64} the 32-bit sizes are 0xffffffff and a Zip64
+	 * extra carries both sizes ({@link #LOCAL_ZIP64_EXTRA_LEN} bytes). Returns the header length.
+	 */
+	static int putLocalHeader(ByteBuffer b, int at, EntryRecord r, boolean zip64) {
+		long dos = dosDateTime(r.mtime);
+		b.putInt(at, LOC_SIG);
+		b.putShort(at + 4, (short) versionNeeded(r.method, zip64));
+		b.putShort(at + 6, (short) FLAG_UTF8);
+		b.putShort(at + 8, (short) r.method);
+		b.putInt(at + 10, (int) dos);
+		b.putInt(at + 14, r.crc);
+		b.putInt(at + 18, zip64 ? -1 : (int) r.csize);
+		b.putInt(at + 22, zip64 ? -1 : (int) r.size);
+		b.putShort(at + 26, (short) r.nameBytes.length);
+		b.putShort(at + 28, (short) (zip64 ? LOCAL_ZIP64_EXTRA_LEN : 0));
+		b.put(at + LOC_LEN, r.nameBytes);
+		if (zip64) {
+			int e = at + LOC_LEN + r.nameBytes.length;
+			b.putShort(e, (short) EXTRA_ZIP64);
+			b.putShort(e + 2, (short) 16);
+			b.putLong(e + 4, r.size);
+			b.putLong(e + 12, r.csize);
+		}
+		return LOC_LEN + r.nameBytes.length + (zip64 ? LOCAL_ZIP64_EXTRA_LEN : 0);
+	}
+
+	static int localHeaderLength(EntryRecord r, boolean zip64) {
+		return LOC_LEN + r.nameBytes.length + (zip64 ? LOCAL_ZIP64_EXTRA_LEN : 0);
+	}
+
+	/** Appends one central directory record. */
+	static void putCentral(Growable out, EntryRecord r) {
+		boolean bigSize = r.size >= MAX32;
+		boolean bigCsize = r.csize >= MAX32;
+		boolean bigOffset = r.localOffset >= MAX32;
+		int zip64Len = (bigSize ? 8 : 0) + (bigCsize ? 8 : 0) + (bigOffset ? 8 : 0);
+		int extraLen = (zip64Len > 0 ? 4 + zip64Len : 0) + 36 + 9
+				+ (r.chunked() ? 4 + 10 + 8 * r.chunkCsize.length : 0);
+		ByteBuffer b = out.reserve(CEN_LEN + r.nameBytes.length + extraLen);
+		int p = b.position();
+		long dos = dosDateTime(r.mtime);
+		b.putInt(p, CEN_SIG);
+		b.putShort(p + 4, (short) ((3 << 8) | 63));
+		b.putShort(p + 6, (short) versionNeeded(r.method, zip64Len > 0));
+		b.putShort(p + 8, (short) FLAG_UTF8);
+		b.putShort(p + 10, (short) r.method);
+		b.putInt(p + 12, (int) dos);
+		b.putInt(p + 16, r.crc);
+		b.putInt(p + 20, bigCsize ? -1 : (int) r.csize);
+		b.putInt(p + 24, bigSize ? -1 : (int) r.size);
+		b.putShort(p + 28, (short) r.nameBytes.length);
+		b.putShort(p + 30, (short) extraLen);
+		b.putShort(p + 32, (short) 0);
+		b.putShort(p + 34, (short) 0);
+		b.putShort(p + 36, (short) 0);
+		b.putInt(p + 38, (unixMode(r) << 16) | (r.type == EntryType.DIRECTORY ? 0x10 : 0));
+		b.putInt(p + 42, bigOffset ? -1 : (int) r.localOffset);
+		b.put(p + CEN_LEN, r.nameBytes);
+		int e = p + CEN_LEN + r.nameBytes.length;
+		if (zip64Len > 0) {
+			b.putShort(e, (short) EXTRA_ZIP64);
+			b.putShort(e + 2, (short) zip64Len);
+			e += 4;
+			if (bigSize) {
+				b.putLong(e, r.size);
+				e += 8;
+			}
+			if (bigCsize) {
+				b.putLong(e, r.csize);
+				e += 8;
+			}
+			if (bigOffset) {
+				b.putLong(e, r.localOffset);
+				e += 8;
+			}
+		}
+		long ntfs = toNtfs(r.mtime);
+		b.putShort(e, (short) EXTRA_NTFS);
+		b.putShort(e + 2, (short) 32);
+		b.putInt(e + 4, 0);
+		b.putShort(e + 8, (short) 1);
+		b.putShort(e + 10, (short) 24);
+		b.putLong(e + 12, ntfs);
+		b.putLong(e + 20, ntfs);
+		b.putLong(e + 28, ntfs);
+		e += 36;
+		b.putShort(e, (short) EXTRA_UT);
+		b.putShort(e + 2, (short) 5);
+		b.put(e + 4, (byte) 1);
+		b.putInt(e + 5, (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, r.mtime.to(TimeUnit.SECONDS))));
+		e += 9;
+		if (r.chunked()) {
+			b.putShort(e, (short) EXTRA_FRAMES);
+			b.putShort(e + 2, (short) (10 + 8 * r.chunkCsize.length));
+			b.put(e + 4, (byte) FRAMES_VERSION);
+			b.put(e + 5, (byte) 0);
+			b.putInt(e + 6, r.chunkSize);
+			b.putInt(e + 10, r.chunkCsize.length);
+			e += 14;
+			for (int i = 0; i < r.chunkCsize.length; i++) {
+				b.putInt(e, r.chunkCsize[i]);
+				b.putInt(e + 4, r.chunkCrc[i]);
+				e += 8;
+			}
+		}
+		b.position(e);
+	}
+
+	/** Appends the end records (Zip64 ones when needed). */
+	static void putEnd(Growable out, long entries, long cdOffset, long cdSize) {
+		boolean zip64 = entries >= MAX16 || cdOffset >= MAX32 || cdSize >= MAX32;
+		if (zip64) {
+			long z64Offset = cdOffset + cdSize;
+			ByteBuffer b = out.reserve(ZIP64_END_LEN + ZIP64_LOC_LEN);
+			int p = b.position();
+			b.putInt(p, ZIP64_END_SIG);
+			b.putLong(p + 4, ZIP64_END_LEN - 12);
+			b.putShort(p + 12, (short) ((3 << 8) | 63));
+			b.putShort(p + 14, (short) 45);
+			b.putInt(p + 16, 0);
+			b.putInt(p + 20, 0);
+			b.putLong(p + 24, entries);
+			b.putLong(p + 32, entries);
+			b.putLong(p + 40, cdSize);
+			b.putLong(p + 48, cdOffset);
+			p += ZIP64_END_LEN;
+			b.putInt(p, ZIP64_LOC_SIG);
+			b.putInt(p + 4, 0);
+			b.putLong(p + 8, z64Offset);
+			b.putInt(p + 16, 1);
+			b.position(p + ZIP64_LOC_LEN);
+		}
+		ByteBuffer b = out.reserve(END_LEN);
+		int p = b.position();
+		b.putInt(p, END_SIG);
+		b.putShort(p + 4, (short) 0);
+		b.putShort(p + 6, (short) 0);
+		short n = (short) (zip64 ? MAX16 : entries);
+		b.putShort(p + 8, n);
+		b.putShort(p + 10, n);
+		b.putInt(p + 12, zip64 ? -1 : (int) cdSize);
+		b.putInt(p + 16, zip64 ? -1 : (int) cdOffset);
+		b.putShort(p + 20, (short) 0);
+		b.position(p + END_LEN);
+	}
+
+	/** A heap buffer that grows; {@link #reserve(int)} returns it positioned where to write. */
+	static final class Growable {
+		private ByteBuffer buf = le(ByteBuffer.allocate(1 << 16));
+
+		ByteBuffer reserve(int n) {
+			if (buf.remaining() < n) {
+				int cap = Math.max(buf.capacity() * 2, buf.position() + n);
+				ByteBuffer nb = le(ByteBuffer.allocate(cap));
+				buf.flip();
+				nb.put(buf);
+				buf = nb;
+			}
+			return buf;
+		}
+
+		ByteBuffer flip() {
+			return buf.duplicate().flip();
+		}
+
+		int size() {
+			return buf.position();
+		}
+
+
+	}
+}

@@ -1,0 +1,125 @@
+package dev.branchstate.archive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AtomicityTest {
+
+	@TempDir
+	Path tmp;
+
+	private long filesIn(Path dir) throws IOException {
+		try (Stream<Path> s = Files.list(dir)) {
+			return s.count();
+		}
+	}
+
+	@Test
+	void closeWithoutCommitLeavesNothing() throws Exception {
+		Path dir = Files.createDirectories(tmp.resolve("store"));
+		Path src = TestTrees.sample(tmp.resolve("src"), 20, 500_000);
+		try (ArchiveWriter w = Archives.newWriter(dir.resolve("s.zip"), WriteOptions.defaults())) {
+			w.addTree(src, "", TreeFilter.ALL);
+		}
+		assertThat(filesIn(dir)).isZero();
+	}
+
+	@Test
+	void cancelDuringWriteThrowsAndLeavesNothingAndKeepsThePreviousArchive() throws Exception {
+		Path dir = Files.createDirectories(tmp.resolve("store"));
+		Path target = dir.resolve("s.zip");
+		Files.writeString(target, "old");
+		Path src = TestTrees.sample(tmp.resolve("src"), 200, 2_000_000);
+		ArchiveProgress progress = new ArchiveProgress();
+		AtomicInteger polls = new AtomicInteger();
+		try (ArchiveWriter w = Archives.newWriter(target, WriteOptions.defaults().withProgress(progress)
+				.withChunkSize(64 << 10).withCancel(() -> polls.incrementAndGet() > 50))) {
+			assertThatThrownBy(() -> {
+				w.addTree(src, "", TreeFilter.ALL);
+				w.commit();
+			}).isInstanceOf(ArchiveCanceledException.class);
+		}
+		assertThat(Files.readString(target)).isEqualTo("old");
+		assertThat(filesIn(dir)).isEqualTo(1);
+	}
+
+	@Test
+	void failingSourceAbortsTheArchive() throws Exception {
+		Path dir = Files.createDirectories(tmp.resolve("store"));
+		InputStream failing = new InputStream() {
+			int n;
+
+			@Override
+			public int read() throws IOException {
+				if (n++ > 100_000) {
+					throw new IOException("disk on fire");
+				}
+				return 1;
+			}
+		};
+		try (ArchiveWriter w = Archives.newWriter(dir.resolve("s.zip"), WriteOptions.defaults())) {
+			w.addBytes("a", new byte[10], 0644, FileTime.fromMillis(0));
+			assertThatThrownBy(() -> w.addStream("b", failing, 0644, FileTime.fromMillis(0)))
+					.hasMessageContaining("disk on fire");
+			assertThatThrownBy(w::commit).isInstanceOf(IllegalStateException.class);
+		}
+		assertThat(filesIn(dir)).isZero();
+	}
+
+	@Test
+	void progressCountsAndInvalidNamesAreRejected() throws Exception {
+		Path src = TestTrees.sample(tmp.resolve("src"), 20, 500_000);
+		ArchiveProgress p = new ArchiveProgress();
+		try (ArchiveWriter w = Archives.newWriter(tmp.resolve("s.zip"), WriteOptions.defaults().withProgress(p))) {
+			w.addTree(src, "", TreeFilter.ALL);
+			w.commit();
+		}
+		assertThat(p.entriesDone()).isEqualTo(p.entriesTotal()).isPositive();
+		assertThat(p.bytesDone()).isEqualTo(p.bytesTotal()).isPositive();
+		try (ArchiveWriter w = Archives.newWriter(tmp.resolve("t.zip"), WriteOptions.defaults())) {
+			for (String bad : new String[] { "../x", "/abs", "a//b", "a/./b", "C:x", "a\\b", "" }) {
+				assertThatThrownBy(() -> w.addBytes(bad, new byte[1], 0644, FileTime.fromMillis(0)))
+						.isInstanceOf(IllegalArgumentException.class);
+			}
+		}
+		assertThat(tmp.resolve("t.zip")).doesNotExist();
+	}
+
+	@Test
+	void canceledExtractionLeavesNoPartialFileUnderAFinalName() throws Exception {
+		Path src = TestTrees.sample(tmp.resolve("src"), 100, 3_000_000);
+		Path zip = tmp.resolve("s.zip");
+		try (ArchiveWriter w = Archives.newWriter(zip, WriteOptions.defaults().withChunkSize(64 << 10))) {
+			w.addTree(src, "", TreeFilter.ALL);
+			w.commit();
+		}
+		Path out = tmp.resolve("out");
+		AtomicInteger polls = new AtomicInteger();
+		try (ArchiveReader r = Archives.open(zip)) {
+			assertThatThrownBy(() -> r.extract(out,
+					ExtractOptions.defaults().withCancel(() -> polls.incrementAndGet() > 60)))
+					.isInstanceOf(ArchiveCanceledException.class);
+		}
+		try (Stream<Path> s = Files.walk(out)) {
+			s.filter(Files::isRegularFile).forEach(p -> {
+				assertThat(p.getFileName().toString()).doesNotStartWith(".bs-");
+				try {
+					assertThat(Files.mismatch(p, src.resolve(out.relativize(p).toString()))).isEqualTo(-1);
+				} catch (IOException e) {
+					throw new java.io.UncheckedIOException(e);
+				}
+			});
+		}
+	}
+}

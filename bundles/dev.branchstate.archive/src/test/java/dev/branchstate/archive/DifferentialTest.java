@@ -1,0 +1,100 @@
+package dev.branchstate.archive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DifferentialTest {
+
+	@TempDir
+	Path tmp;
+
+	private Path pack(Path src, Path zip, Path previous) throws Exception {
+		try (ArchiveWriter w = Archives.newWriter(zip,
+				WriteOptions.defaults().withChunkSize(256 << 10).withPrevious(previous))) {
+			w.addTree(src, "c/p/", TreeFilter.ALL);
+			w.commit();
+		}
+		return zip;
+	}
+
+	@Test
+	void differentialExtractRewritesOnlyChangedFilesAndMirrorRemovesStrays() throws Exception {
+		Path src = TestTrees.sample(tmp.resolve("src"), 50, 600_000);
+		Path zip = pack(src, tmp.resolve("a.zip"), null);
+		Path out = tmp.resolve("out");
+		try (ArchiveReader r = Archives.open(zip)) {
+			r.extract(out, ExtractOptions.defaults().withPrefix("c/p/"));
+			FileTime untouched = Files.getLastModifiedTime(out.resolve("src/pkg/F3.java"));
+			// same size, different content and time
+			Files.writeString(out.resolve("src/pkg/F2.java"), Files.readString(out.resolve("src/pkg/F2.java")).toUpperCase());
+			// same content, different time: CRC decides, file not rewritten
+			Files.setLastModifiedTime(out.resolve("src/pkg/F4.java"), FileTime.fromMillis(5));
+			Files.delete(out.resolve("src/pkg/sub/big.dat"));
+			Files.writeString(out.resolve("stray.txt"), "x");
+			Files.createDirectories(out.resolve("strays/deep"));
+			Files.writeString(out.resolve("strays/deep/f"), "x");
+			Files.delete(out.resolve("src/link"));
+			Files.writeString(out.resolve("src/link"), "not a link");
+
+			ExtractResult res = r.extract(out,
+					ExtractOptions.defaults().withPrefix("c/p/").withDifferential(true).withMirror(true));
+
+			assertThat(res.written()).containsExactlyInAnyOrder("src/pkg/F2.java", "src/pkg/sub/big.dat", "src/link");
+			assertThat(res.removed()).containsExactlyInAnyOrder("stray.txt", "strays/");
+			assertThat(res.skipped()).isEqualTo(r.entries("c/p/").stream().filter(e -> !e.isDirectory()).count() - 3);
+			assertThat(Files.getLastModifiedTime(out.resolve("src/pkg/F3.java"))).isEqualTo(untouched);
+			assertThat(Files.getLastModifiedTime(out.resolve("src/pkg/F4.java"))).isEqualTo(FileTime.fromMillis(5));
+			Files.setLastModifiedTime(out.resolve("src/pkg/F4.java"), Files.getLastModifiedTime(src.resolve("src/pkg/F4.java")));
+			TestTrees.assertSameTree(src, out);
+		}
+	}
+
+	@Test
+	void verifyContentCatchesSameSizeSameTimeEdits() throws Exception {
+		Path src = TestTrees.sample(tmp.resolve("src"), 5, 100_000);
+		Path zip = pack(src, tmp.resolve("a.zip"), null);
+		Path out = tmp.resolve("out");
+		try (ArchiveReader r = Archives.open(zip)) {
+			r.extract(out, ExtractOptions.defaults().withPrefix("c/p/"));
+			Path f = out.resolve("src/pkg/F3.java");
+			FileTime t = Files.getLastModifiedTime(f);
+			Files.writeString(f, Files.readString(f).replace('C', 'D'));
+			Files.setLastModifiedTime(f, t);
+			assertThat(r.extract(out, ExtractOptions.defaults().withPrefix("c/p/").withDifferential(true)).written())
+					.isEmpty();
+			assertThat(r.extract(out,
+					ExtractOptions.defaults().withPrefix("c/p/").withDifferential(true).withVerifyContent(true))
+					.written()).containsExactly("src/pkg/F3.java");
+			TestTrees.assertSameTree(src, out);
+		}
+	}
+
+	@Test
+	void differentialSaveCopiesUnchangedEntriesAndRecompressesChangedOnes() throws Exception {
+		Path src = TestTrees.sample(tmp.resolve("src"), 40, 900_000);
+		Path first = pack(src, tmp.resolve("a.zip"), null);
+		Files.writeString(src.resolve("src/pkg/F7.java"), "changed");
+		Files.writeString(src.resolve("new.txt"), "new");
+		Files.delete(src.resolve("src/pkg/F8.java"));
+		Path second = tmp.resolve("b.zip");
+		WriteResult res;
+		try (ArchiveWriter w = Archives.newWriter(second,
+				WriteOptions.defaults().withChunkSize(256 << 10).withPrevious(first))) {
+			w.addTree(src, "c/p/", TreeFilter.ALL);
+			res = w.commit();
+		}
+		long files;
+		try (ArchiveReader r = Archives.open(second)) {
+			files = r.entries().stream().filter(ArchiveEntry::isFile).count();
+			r.extract(tmp.resolve("out"), ExtractOptions.defaults().withPrefix("c/p/"));
+		}
+		assertThat(res.copiedEntries()).isEqualTo(files - 2);
+		TestTrees.assertSameTree(src, tmp.resolve("out"));
+	}
+}

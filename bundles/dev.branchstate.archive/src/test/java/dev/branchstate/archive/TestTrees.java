@@ -1,0 +1,78 @@
+package dev.branchstate.archive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/** Builds source trees and compares trees (content, links, modes, mtimes). */
+final class TestTrees {
+
+	private TestTrees() {
+	}
+
+	/** A tree with text files, an incompressible file, a multi-chunk file, a link, an empty directory. */
+	static Path sample(Path dir, int files, int bigSize) throws IOException {
+		Random rnd = new Random(42);
+		Files.createDirectories(dir.resolve("src/pkg/sub"));
+		Files.createDirectories(dir.resolve("empty"));
+		for (int i = 0; i < files; i++) {
+			StringBuilder sb = new StringBuilder();
+			for (int k = 0; k < i * 7; k++) {
+				sb.append("class C").append(k % 13).append(" { int f").append(i).append("; }\n");
+			}
+			Files.writeString(dir.resolve("src/pkg/F" + i + ".java"), sb);
+		}
+		byte[] noise = new byte[70_000];
+		rnd.nextBytes(noise);
+		Files.write(dir.resolve("src/noise.bin"), noise);
+		byte[] big = new byte[bigSize];
+		for (int i = 0; i < big.length; i++) {
+			big[i] = (byte) ((i % 1000) < 300 ? rnd.nextInt() : i / 1000);
+		}
+		Files.write(dir.resolve("src/pkg/sub/big.dat"), big);
+		Files.write(dir.resolve("src/pkg/sub/zero"), new byte[0]);
+		Files.writeString(dir.resolve("run.sh"), "#!/bin/sh\necho hi\n");
+		Files.setPosixFilePermissions(dir.resolve("run.sh"), PosixFilePermissions.fromString("rwxr-x---"));
+		Files.createSymbolicLink(dir.resolve("src/link"), dir.getFileSystem().getPath("pkg/sub/big.dat"));
+		Files.writeString(dir.resolve("ünïcødé €.txt"), "名前", StandardCharsets.UTF_8);
+		Files.setLastModifiedTime(dir.resolve("src/pkg/F1.java"), FileTime.fromMillis(1_000_000_000_000L));
+		return dir;
+	}
+
+	/** Path → description (type, mode, size, mtime, content hash or link target). */
+	static Map<String, String> describe(Path root) throws IOException {
+		Map<String, String> m = new TreeMap<>();
+		try (Stream<Path> s = Files.walk(root)) {
+			for (Path p : (Iterable<Path>) s::iterator) {
+				if (p.equals(root)) {
+					continue;
+				}
+				String rel = root.relativize(p).toString();
+				if (Files.isSymbolicLink(p)) {
+					m.put(rel, "link " + Files.readSymbolicLink(p));
+				} else if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+					m.put(rel, "dir " + PosixFilePermissions.toString(Files.getPosixFilePermissions(p)));
+				} else {
+					m.put(rel, "file " + PosixFilePermissions.toString(Files.getPosixFilePermissions(p)) + " "
+							+ Files.size(p) + " " + Files.getLastModifiedTime(p).toMillis() + " "
+							+ java.util.Arrays.hashCode(Files.readAllBytes(p)));
+				}
+			}
+		}
+		return m;
+	}
+
+	static void assertSameTree(Path expected, Path actual) throws IOException {
+		assertThat(describe(actual)).isEqualTo(describe(expected));
+	}
+}
