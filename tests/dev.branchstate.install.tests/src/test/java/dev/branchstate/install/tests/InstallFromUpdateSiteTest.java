@@ -1,0 +1,116 @@
+package dev.branchstate.install.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer.OrderAnnotation;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Installs Branchstate into a fresh copy of the built IDE from the built update-site zip, exactly as a user does
+ * with the p2 director, and checks what a user would: every bundle resolved and active, the contributions
+ * registered, the workbench starting; then installs again (harmless) and uninstalls (gone, IDE still starts).
+ * The steps build on each other, hence the order.
+ */
+@TestMethodOrder(OrderAnnotation.class)
+class InstallFromUpdateSiteTest {
+
+	private static final String FEATURE = "dev.branchstate.feature.feature.group";
+	private static final List<String> BUNDLES = List.of("dev.branchstate.archive", "dev.branchstate.core",
+			"dev.branchstate.ui", "com.github.luben.zstd-jni");
+
+	@TempDir
+	static Path temp;
+
+	private static EclipseInstallation ide;
+	private static String siteRepository;
+
+	@BeforeAll
+	static void copyTheBuiltIde() throws IOException {
+		ide = EclipseInstallation.copyOf(Path.of(System.getProperty("branchstate.ide")), temp.resolve("eclipse"));
+		Path siteTarget = Path.of(System.getProperty("branchstate.site"));
+		Path zip;
+		try (Stream<Path> files = Files.list(siteTarget)) {
+			zip = files.filter(p -> p.getFileName().toString().matches("dev\\.branchstate\\.site-.*\\.zip")).findFirst()
+					.orElseThrow(() -> new IllegalStateException("No update-site zip in " + siteTarget
+							+ ": build releng/dev.branchstate.site first"));
+		}
+		siteRepository = "jar:" + zip.toUri() + "!/";
+	}
+
+	@Test
+	@Order(1)
+	void theStockIdeHasNoBranchstate() throws Exception {
+		assertThat(ide.configuredBundles()).doesNotContainAnyElementsOf(BUNDLES);
+		EclipseInstallation.Run status = ide.runApplication(temp.resolve("ws-before"), "dev.branchstate.core.app", "status");
+		assertThat(status.exitCode()).as(status.output()).isNotZero();
+		assertThat(status.output()).contains("dev.branchstate.core.app");
+	}
+
+	@Test
+	@Order(2)
+	void installsFromTheUpdateSiteZipWithTheIdesOwnDirector() throws Exception {
+		EclipseInstallation.Run install = ide.director("-installIU", siteRepository, FEATURE);
+		assertThat(install.exitCode()).as(install.output()).isZero();
+		assertThat(install.output()).contains("Operation completed");
+		assertThat(ide.configuredBundles()).containsAll(BUNDLES);
+	}
+
+	@Test
+	@Order(3)
+	void everyBranchstateBundleIsActiveAndItsContributionsAreRegistered() throws Exception {
+		EclipseInstallation.Run status = ide.runApplication(temp.resolve("ws-status"), "dev.branchstate.core.app", "status");
+		assertThat(status.exitCode()).as(status.output()).isZero();
+		assertThat(status.output()).containsPattern("bundle dev\\.branchstate\\.archive \\S+ ACTIVE")
+				.containsPattern("bundle dev\\.branchstate\\.core \\S+ ACTIVE")
+				.containsPattern("bundle dev\\.branchstate\\.ui \\S+ ACTIVE")
+				.contains("extension-point dev.branchstate.core.contributors registered")
+				.contains("contribution org.eclipse.ui.commands command dev.branchstate.ui.saveState from dev.branchstate.ui");
+	}
+
+	@Test
+	@Order(4)
+	void installingTwiceIsHarmless() throws Exception {
+		List<String> before = ide.configuredBundles();
+		EclipseInstallation.Run again = ide.director("-installIU", siteRepository, FEATURE);
+		assertThat(again.exitCode()).as(again.output()).isZero();
+		assertThat(ide.configuredBundles()).containsExactlyInAnyOrderElementsOf(before);
+		EclipseInstallation.Run status = ide.runApplication(temp.resolve("ws-status2"), "dev.branchstate.core.app", "status");
+		assertThat(status.exitCode()).as(status.output()).isZero();
+	}
+
+	@Test
+	@Order(5)
+	void theWorkbenchStartsWithBranchstateInstalled() throws Exception {
+		Path screenshot = Path.of(System.getProperty("branchstate.screenshots"), "ide-with-branchstate.png");
+		assertThat(ide.startWorkbench(temp.resolve("ws-workbench"), screenshot, Duration.ofMinutes(2)))
+				.as("workbench window of the IDE with Branchstate").isTrue();
+		assertThat(screenshot).isNotEmptyFile();
+		assertThat(temp.resolve("ws-workbench/.metadata/.log")).satisfiesAnyOf(
+				log -> assertThat(log).doesNotExist(),
+				log -> assertThat(Files.readString(log)).doesNotContain("dev.branchstate"));
+	}
+
+	@Test
+	@Order(6)
+	void uninstallRemovesItAndTheIdeStillStarts() throws Exception {
+		EclipseInstallation.Run uninstall = ide.director("-uninstallIU", siteRepository, FEATURE);
+		assertThat(uninstall.exitCode()).as(uninstall.output()).isZero();
+		assertThat(ide.configuredBundles()).doesNotContainAnyElementsOf(BUNDLES);
+		EclipseInstallation.Run status = ide.runApplication(temp.resolve("ws-after"), "dev.branchstate.core.app", "status");
+		assertThat(status.exitCode()).as(status.output()).isNotZero();
+		Path screenshot = Path.of(System.getProperty("branchstate.screenshots"), "ide-after-uninstall.png");
+		assertThat(ide.startWorkbench(temp.resolve("ws-uninstalled"), screenshot, Duration.ofMinutes(2)))
+				.as("workbench window of the IDE after uninstalling Branchstate").isTrue();
+	}
+}
