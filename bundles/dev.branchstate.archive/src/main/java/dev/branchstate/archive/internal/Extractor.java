@@ -148,20 +148,28 @@ final class Extractor {
 			for (EntryRecord r : selected) {
 				checkCanceled();
 				String rel = r.name.substring(prefix.length());
-				switch (r.type) {
-					case DIRECTORY -> {
-						ensureDir(rel.substring(0, rel.length() - 1));
-						dirs.add(r);
-						progress.entryDone(0);
+				try {
+					switch (r.type) {
+						case DIRECTORY -> {
+							ensureDir(rel.substring(0, rel.length() - 1));
+							dirs.add(r);
+							progress.entryDone(0);
+						}
+						case SYMLINK -> links.add(r);
+						case FILE -> submitFile(r, rel);
 					}
-					case SYMLINK -> links.add(r);
-					case FILE -> submitFile(r, rel);
+				} catch (IOException e) {
+					throw rethrow(e, r);
 				}
 			}
 			awaitTasks();
 			for (EntryRecord r : links) {
 				checkCanceled();
-				createLink(r, r.name.substring(prefix.length()));
+				try {
+					createLink(r, r.name.substring(prefix.length()));
+				} catch (IOException e) {
+					throw rethrow(e, r);
+				}
 			}
 			for (EntryRecord r : dirs) {
 				String rel = r.name.substring(prefix.length());
@@ -175,7 +183,7 @@ final class Extractor {
 			Throwable first = failure.get();
 			failure.compareAndSet(null, e);
 			awaitQuietly();
-			Throwable t = first != null ? first : e;
+			Throwable t = wrap(first != null ? first : e, null);
 			if (t instanceof IOException io) {
 				throw io;
 			}
@@ -258,8 +266,7 @@ final class Extractor {
 						task.run(true);
 					}
 				} catch (Throwable t) {
-					failure.compareAndSet(null, t instanceof IOException || t instanceof Error ? t
-							: new ArchiveException("extraction failed: " + t, archive, r.name, r.localOffset, t));
+					failure.compareAndSet(null, wrap(t, r));
 				} finally {
 					active.decrementAndGet();
 					tasksDone.release();
@@ -354,6 +361,20 @@ final class Extractor {
 	}
 
 	// ---------------------------------------------------------------- workers
+
+	/** Filesystem errors become archive exceptions naming the entry; cancellation and errors pass through. */
+	private Throwable wrap(Throwable t, EntryRecord r) {
+		if (t instanceof ArchiveException || t instanceof ArchiveCanceledException || t instanceof Error) {
+			return t;
+		}
+		return new ArchiveException("cannot extract: " + t, archive, r == null ? null : r.name,
+				r == null ? -1 : r.localOffset, t);
+	}
+
+	private IOException rethrow(IOException e, EntryRecord r) {
+		Throwable t = wrap(e, r);
+		return t instanceof IOException io ? io : e;
+	}
 
 	private ArchiveException bad(String msg, EntryRecord r, long offset) {
 		return new ArchiveException(msg, archive, r.name, offset);
