@@ -37,6 +37,14 @@ class HostileInputTest {
 	@TempDir
 	Path tmp;
 
+	/** Shared by the thousands of extractions (the engine never shuts down a given executor). */
+	private static final java.util.concurrent.ExecutorService POOL = java.util.concurrent.Executors
+			.newFixedThreadPool(2, r -> {
+				Thread t = new Thread(r, "hostile-test");
+				t.setDaemon(true);
+				return t;
+			});
+
 	private byte[] baseArchive() throws IOException {
 		Path src = tmp.resolve("base-src");
 		Files.createDirectories(src.resolve("d/e"));
@@ -71,7 +79,7 @@ class HostileInputTest {
 					r.readAllBytes(e.name(), 1 << 20);
 				}
 			}
-			r.extract(out, ExtractOptions.defaults().withWorkers(2).withMaxTotalSize(50L << 20));
+			r.extract(out, ExtractOptions.defaults().withExecutor(POOL).withMaxTotalSize(50L << 20));
 			return null;
 		} catch (ArchiveException e) {
 			assertThat(e.getArchive()).isEqualTo(zip);

@@ -110,7 +110,8 @@ final class Extractor {
 			if (!r.name.startsWith(prefix) || r.name.length() == prefix.length()) {
 				continue;
 			}
-			if (r.method != ArchiveEntry.METHOD_STORED && r.method != ArchiveEntry.METHOD_ZSTD) {
+			if (r.type != EntryType.DIRECTORY && r.method != ArchiveEntry.METHOD_STORED
+					&& r.method != ArchiveEntry.METHOD_ZSTD) {
 				throw new ArchiveException("unsupported compression method " + r.method, archive, r.name,
 						r.localOffset);
 			}
