@@ -14,6 +14,7 @@ public final class ExtractOptions {
 	private boolean differential;
 	private boolean verifyContent;
 	private boolean mirror;
+	private boolean skipUnsafeLinks;
 	private int workers = Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), 16));
 	private Executor executor;
 	private int buffers;
@@ -35,6 +36,7 @@ public final class ExtractOptions {
 		o.differential = differential;
 		o.verifyContent = verifyContent;
 		o.mirror = mirror;
+		o.skipUnsafeLinks = skipUnsafeLinks;
 		o.workers = workers;
 		o.executor = executor;
 		o.buffers = buffers;
@@ -80,6 +82,17 @@ public final class ExtractOptions {
 	public ExtractOptions withMirror(boolean value) {
 		ExtractOptions o = copy();
 		o.mirror = value;
+		return o;
+	}
+
+	/**
+	 * A symbolic link whose target is absolute or leads outside the target directory is never created. By
+	 * default such a link fails the extraction with {@link ArchiveException}; with {@code true} it is skipped
+	 * (counted in {@link ExtractResult#skipped()}).
+	 */
+	public ExtractOptions withSkipUnsafeLinks(boolean value) {
+		ExtractOptions o = copy();
+		o.skipUnsafeLinks = value;
 		return o;
 	}
 
@@ -149,6 +162,10 @@ public final class ExtractOptions {
 
 	public boolean mirror() {
 		return mirror;
+	}
+
+	public boolean skipUnsafeLinks() {
+		return skipUnsafeLinks;
 	}
 
 	public int workers() {

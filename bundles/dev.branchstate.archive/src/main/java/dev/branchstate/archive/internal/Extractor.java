@@ -727,6 +727,11 @@ final class Extractor {
 		Path linkTarget = link.getFileSystem().getPath(target);
 		Path resolved = link.getParent().resolve(linkTarget).normalize();
 		if (linkTarget.isAbsolute() || !resolved.startsWith(root)) {
+			if (options.skipUnsafeLinks()) {
+				skipped.incrementAndGet();
+				progress.entryDone(0);
+				return;
+			}
 			throw bad("symbolic link points outside the target directory: " + target, r, r.localOffset);
 		}
 		ensureParent(rel);

@@ -1,0 +1,637 @@
+package dev.branchstate.javaindex.internal;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+import org.eclipse.core.resources.IFile;
+import org.eclipse.core.resources.IProject;
+import org.eclipse.core.resources.IResource;
+import org.eclipse.core.resources.IResourceChangeEvent;
+import org.eclipse.core.resources.IResourceChangeListener;
+import org.eclipse.core.resources.IResourceDelta;
+import org.eclipse.core.resources.IResourceProxy;
+import org.eclipse.core.resources.IWorkspace;
+import org.eclipse.core.runtime.CoreException;
+import org.eclipse.core.runtime.IPath;
+import org.eclipse.core.runtime.IProgressMonitor;
+import org.eclipse.core.runtime.IStatus;
+import org.eclipse.core.runtime.OperationCanceledException;
+import org.eclipse.core.runtime.Platform;
+import org.eclipse.core.runtime.Status;
+import org.eclipse.core.runtime.SubMonitor;
+import org.eclipse.core.runtime.jobs.Job;
+import org.eclipse.emf.ecore.EObject;
+import org.osgi.framework.FrameworkUtil;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+
+import dev.branchstate.core.IRestoreContext;
+import dev.branchstate.core.ISaveContext;
+import dev.branchstate.javaindex.Declaration;
+import dev.branchstate.javaindex.IJavaIndex;
+import dev.branchstate.javaindex.IndexUpdate;
+import dev.branchstate.javaindex.IndexUpdate.Cause;
+
+/**
+ * The Java index service. A resource change listener records which {@code *.java} files of which projects changed;
+ * a system job ({@link #FAMILY}) indexes them in the background: reads each file, hashes it, and parses it (in
+ * parallel) only when the hash is new. Nothing is added to a project's description and no project file is written:
+ * the index lives under this bundle's state location, one directory per project.
+ * <p>
+ * System property {@value #SHARDS}: number of store shards per project, {@code 0} (default) for one EMF resource
+ * per compilation unit.
+ */
+@Component(service = { IJavaIndex.class, JavaIndexService.class }, immediate = true)
+public final class JavaIndexService implements IJavaIndex, IResourceChangeListener {
+
+	/** Job family of the indexing job. */
+	public static final Object FAMILY = JavaIndexService.class.getName();
+	public static final String SHARDS = "dev.branchstate.javaindex.shards"; //$NON-NLS-1$
+	private static final String JAVA = "java"; //$NON-NLS-1$
+
+	private final IWorkspace workspace;
+	private final Path root;
+	private final ProjectIndex.Layout layout;
+	private final Map<String, ProjectIndex> indexes = new ConcurrentHashMap<>();
+	/** project name → pending work; {@code null} path set means: look at every file */
+	private final Map<String, Pending> pending = new LinkedHashMap<>();
+	private final List<Consumer<IndexUpdate>> listeners = new CopyOnWriteArrayList<>();
+	private final ForkJoinPool pool;
+	private final Job job;
+	private volatile boolean closed;
+
+	private static final class Pending {
+		boolean full;
+		final Set<String> paths = new HashSet<>();
+	}
+
+	@Activate
+	public JavaIndexService(@Reference IWorkspace workspace) {
+		this(workspace,
+				Platform.getStateLocation(FrameworkUtil.getBundle(JavaIndexService.class)).append("index").toPath(), //$NON-NLS-1$
+				Integer.getInteger(SHARDS, 0).intValue());
+	}
+
+	public JavaIndexService(IWorkspace workspace, Path root, int shards) {
+		this.workspace = workspace;
+		this.root = root;
+		this.layout = new ProjectIndex.Layout(shards);
+		this.pool = new ForkJoinPool(Math.max(1, Runtime.getRuntime().availableProcessors()));
+		this.job = new Job(Messages.Index_jobName) {
+			@Override
+			protected IStatus run(IProgressMonitor monitor) {
+				return runPending(monitor);
+			}
+
+			@Override
+			public boolean belongsTo(Object family) {
+				return family == FAMILY;
+			}
+		};
+		job.setSystem(true);
+		job.setPriority(Job.DECORATE);
+		workspace.addResourceChangeListener(this, IResourceChangeEvent.POST_CHANGE);
+		synchronized (pending) {
+			for (IProject project : workspace.getRoot().getProjects()) {
+				pendingOf(project.getName()).full = true;
+			}
+		}
+		job.schedule();
+	}
+
+	@Deactivate
+	public void close() {
+		closed = true;
+		workspace.removeResourceChangeListener(this);
+		job.cancel();
+		try {
+			job.join();
+		} catch (InterruptedException e) {
+			Thread.currentThread().interrupt();
+		}
+		pool.shutdown();
+	}
+
+	private Pending pendingOf(String project) {
+		return pending.computeIfAbsent(project, k -> new Pending());
+	}
+
+	// ---- change detection ---------------------------------------------------------------------------------------
+
+	@Override
+	public void resourceChanged(IResourceChangeEvent event) {
+		IResourceDelta delta = event.getDelta();
+		if (delta == null || closed) {
+			return;
+		}
+		boolean any = false;
+		synchronized (pending) {
+			for (IResourceDelta projectDelta : delta.getAffectedChildren()) {
+				any |= projectChanged(projectDelta);
+			}
+		}
+		if (any) {
+			job.schedule(50);
+		}
+	}
+
+	private boolean projectChanged(IResourceDelta projectDelta) {
+		IProject project = (IProject) projectDelta.getResource();
+		int kind = projectDelta.getKind();
+		int flags = projectDelta.getFlags();
+		if (kind == IResourceDelta.ADDED || kind == IResourceDelta.REMOVED
+				|| (flags & (IResourceDelta.OPEN | IResourceDelta.DESCRIPTION)) != 0) {
+			pendingOf(project.getName()).full = true;
+			return true;
+		}
+		Set<String> paths = new HashSet<>();
+		try {
+			projectDelta.accept(d -> {
+				IResource resource = d.getResource();
+				if (resource.getType() == IResource.FILE) {
+					if (JAVA.equals(resource.getFileExtension())
+							&& (d.getKind() != IResourceDelta.CHANGED
+									|| (d.getFlags() & (IResourceDelta.CONTENT | IResourceDelta.REPLACED)) != 0)) {
+						paths.add(resource.getProjectRelativePath().toString());
+					}
+					return false;
+				}
+				if (d.getKind() == IResourceDelta.CHANGED && (d.getFlags() & IResourceDelta.DERIVED_CHANGED) != 0) {
+					// a folder became (non-)derived: its files enter or leave the index
+					collectJava(resource, paths);
+					return false;
+				}
+				return true;
+			});
+		} catch (CoreException e) {
+			pendingOf(project.getName()).full = true;
+			return true;
+		}
+		if (paths.isEmpty()) {
+			return false;
+		}
+		pendingOf(project.getName()).paths.addAll(paths);
+		return true;
+	}
+
+	private static void collectJava(IResource container, Set<String> paths) {
+		try {
+			container.accept(proxy -> {
+				if (proxy.getType() == IResource.FILE && proxy.getName().endsWith(".java")) { //$NON-NLS-1$
+					paths.add(proxy.requestResource().getProjectRelativePath().toString());
+				}
+				return true;
+			}, IResource.NONE);
+		} catch (CoreException e) {
+			// gone in the meantime: the delta that removed it says so
+		}
+	}
+
+	// ---- indexing -----------------------------------------------------------------------------------------------
+
+	private IStatus runPending(IProgressMonitor monitor) {
+		while (!closed) {
+			String name;
+			Pending work;
+			synchronized (pending) {
+				if (pending.isEmpty()) {
+					return Status.OK_STATUS;
+				}
+				name = pending.keySet().iterator().next();
+				work = pending.remove(name);
+			}
+			if (monitor.isCanceled()) {
+				return Status.CANCEL_STATUS;
+			}
+			IProject project = workspace.getRoot().getProject(name);
+			try {
+				if (work.full) {
+					indexFull(project, monitor);
+				} else {
+					index(project, work.paths, Cause.DELTA, monitor);
+				}
+			} catch (OperationCanceledException e) {
+				requeue(name, work);
+				return Status.CANCEL_STATUS;
+			} catch (CoreException | IOException | RuntimeException e) {
+				Log.error(Messages.bind(Messages.Index_failed, name, e.getMessage()), e);
+			}
+		}
+		return Status.OK_STATUS;
+	}
+
+	private void requeue(String name, Pending work) {
+		synchronized (pending) {
+			Pending p = pendingOf(name);
+			p.full |= work.full;
+			p.paths.addAll(work.paths);
+		}
+	}
+
+	/** Indexes every Java file of the project, or drops the index of a project that is gone or closed. */
+	private void indexFull(IProject project, IProgressMonitor monitor) throws CoreException, IOException {
+		if (!project.exists()) {
+			ProjectIndex gone = indexes.remove(project.getName());
+			Path dir = gone != null ? gone.directory : directoryOf(project);
+			ProjectIndex.deleteTree(dir);
+			return;
+		}
+		if (!project.isOpen()) {
+			ProjectIndex closedIndex = indexes.remove(project.getName());
+			if (closedIndex != null) {
+				closedIndex.lock.lock();
+				try {
+					closedIndex.unload();
+				} finally {
+					closedIndex.lock.unlock();
+				}
+			}
+			return;
+		}
+		Set<String> paths = new HashSet<>(javaFiles(project));
+		ProjectIndex index = indexOf(project);
+		index.lock.lock();
+		try {
+			paths.addAll(index.unitPaths());
+		} finally {
+			index.lock.unlock();
+		}
+		index(project, paths, Cause.FULL, monitor);
+	}
+
+	/** @return project-relative paths of the Java files of the project outside derived and team-private folders */
+	static List<String> javaFiles(IProject project) throws CoreException {
+		List<String> files = new ArrayList<>();
+		project.accept((IResourceProxy proxy) -> {
+			if (proxy.isDerived() || proxy.isTeamPrivateMember()) {
+				return false;
+			}
+			if (proxy.getType() == IResource.FILE) {
+				if (proxy.getName().endsWith(".java")) { //$NON-NLS-1$
+					files.add(proxy.requestResource().getProjectRelativePath().toString());
+				}
+				return false;
+			}
+			return true;
+		}, IResource.NONE);
+		return files;
+	}
+
+	/** @return the index of an open project, loaded from its store (an unusable store is rebuilt by a full pass) */
+	ProjectIndex indexOf(IProject project) throws IOException {
+		ProjectIndex index = indexes.computeIfAbsent(project.getName(),
+				n -> new ProjectIndex(project, directoryOf(project), layout));
+		index.lock.lock();
+		try {
+			if (!index.loaded() && !index.load()) {
+				synchronized (pending) {
+					pendingOf(project.getName()).full = true;
+				}
+				job.schedule();
+			}
+		} finally {
+			index.lock.unlock();
+		}
+		return index;
+	}
+
+	private Path directoryOf(IProject project) {
+		return root.resolve(project.getName());
+	}
+
+	/**
+	 * Brings the index up to date for the given project-relative paths: files that exist (outside derived folders)
+	 * are hashed and parsed when the hash is new, the others are removed from the index.
+	 */
+	IndexUpdate index(IProject project, Collection<String> paths, Cause cause, IProgressMonitor monitor)
+			throws IOException {
+		long start = System.nanoTime();
+		ProjectIndex index = indexOf(project);
+		Map<String, String> known = new HashMap<>();
+		index.lock.lock();
+		try {
+			for (String path : paths) {
+				known.put(path, index.hash(path));
+			}
+		} finally {
+			index.lock.unlock();
+		}
+		SubMonitor progress = SubMonitor.convert(monitor, Messages.bind(Messages.Index_indexing, project.getName()),
+				2);
+		List<String> removed = new ArrayList<>();
+		List<Path> candidates = new ArrayList<>();
+		List<String> candidatePaths = new ArrayList<>();
+		for (String path : paths) {
+			IFile file = project.getFile(path);
+			IPath location = file.getLocation();
+			if (location != null && path.endsWith(".java") && file.exists() && !isDerived(file)) { //$NON-NLS-1$
+				candidates.add(location.toPath());
+				candidatePaths.add(path);
+			} else if (known.get(path) != null) {
+				removed.add(path);
+			}
+		}
+		Map<String, EObject> parsed = new ConcurrentHashMap<>();
+		AtomicInteger unchanged = new AtomicInteger();
+		List<String> vanished = new CopyOnWriteArrayList<>();
+		try {
+			pool.submit(() -> java.util.stream.IntStream.range(0, candidates.size()).parallel().forEach(i -> {
+				if (monitor.isCanceled()) {
+					throw new OperationCanceledException();
+				}
+				String path = candidatePaths.get(i);
+				byte[] content;
+				try {
+					content = Files.readAllBytes(candidates.get(i));
+				} catch (NoSuchFileException e) {
+					if (known.get(path) != null) {
+						vanished.add(path);
+					}
+					return;
+				} catch (IOException e) {
+					throw new java.io.UncheckedIOException(e);
+				}
+				String hash = hash(content);
+				if (hash.equals(known.get(path))) {
+					unchanged.incrementAndGet();
+					return;
+				}
+				parsed.put(path, PARSER.get().parse(path, hash,
+						new String(content, StandardCharsets.UTF_8).toCharArray()));
+			})).get();
+		} catch (InterruptedException e) {
+			Thread.currentThread().interrupt();
+			throw new OperationCanceledException();
+		} catch (ExecutionException e) {
+			Throwable cause0 = e.getCause();
+			if (cause0 instanceof OperationCanceledException oce) {
+				throw oce;
+			}
+			if (cause0 instanceof java.io.UncheckedIOException u) {
+				throw u.getCause();
+			}
+			throw new IOException(String.valueOf(cause0.getMessage()), cause0);
+		}
+		progress.worked(1);
+		removed.addAll(vanished);
+		if (!parsed.isEmpty() || !removed.isEmpty()) {
+			index.lock.lock();
+			try {
+				index.apply(parsed, removed);
+			} finally {
+				index.lock.unlock();
+			}
+		}
+		progress.worked(1);
+		IndexUpdate update = new IndexUpdate(project, cause,
+				parsed.keySet().stream().sorted().map(IPath::fromPortableString).toList(),
+				removed.stream().sorted().map(IPath::fromPortableString).toList(), unchanged.get(),
+				Duration.ofNanos(System.nanoTime() - start));
+		for (Consumer<IndexUpdate> listener : listeners) {
+			try {
+				listener.accept(update);
+			} catch (RuntimeException e) {
+				Log.error(e.getMessage(), e);
+			}
+		}
+		return update;
+	}
+
+	private static boolean isDerived(IFile file) {
+		for (IResource r = file; r != null && r.getType() != IResource.PROJECT; r = r.getParent()) {
+			if (r.isDerived() || r.isTeamPrivateMember()) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private static final ThreadLocal<UnitParser> PARSER = ThreadLocal.withInitial(UnitParser::new);
+	private static final ThreadLocal<MessageDigest> DIGEST = ThreadLocal.withInitial(() -> {
+		try {
+			return MessageDigest.getInstance("SHA-256"); //$NON-NLS-1$
+		} catch (NoSuchAlgorithmException e) {
+			throw new IllegalStateException(e);
+		}
+	});
+
+	static String hash(byte[] content) {
+		MessageDigest digest = DIGEST.get();
+		digest.reset();
+		return HexFormat.of().formatHex(digest.digest(content));
+	}
+
+	// ---- Branchstate contributor ----------------------------------------------------------------------------------
+
+	/** @return whether the project has an index worth saving */
+	boolean hasIndex(IProject project) {
+		if (!project.isOpen()) {
+			return false;
+		}
+		ProjectIndex index = indexes.get(project.getName());
+		return index != null ? !index.isEmpty() || Files.isDirectory(index.directory)
+				: Files.isDirectory(directoryOf(project));
+	}
+
+	/**
+	 * Adds the project's store to a state being saved: the bytes of every store file, read under the project's lock
+	 * (the archive writer reads later; the indexer may rewrite or delete files meanwhile).
+	 *
+	 * @return the number of store files added
+	 */
+	int save(ISaveContext context, IProgressMonitor monitor) throws IOException {
+		ProjectIndex index = indexOf(context.project());
+		index.lock.lock();
+		try {
+			List<String> files = index.storeFiles();
+			SubMonitor progress = SubMonitor.convert(monitor, files.size() + 1);
+			String format = index.readFormat();
+			context.addBytes(ProjectIndex.FORMAT_FILE,
+					(format != null ? format : layout.format()).getBytes(StandardCharsets.UTF_8));
+			for (String file : files) {
+				progress.split(1);
+				context.addBytes(file, Files.readAllBytes(index.directory.resolve(file)));
+			}
+			return files.size();
+		} finally {
+			index.lock.unlock();
+		}
+	}
+
+	/** What the last restore did, per project name (for tests and the benchmark). */
+	public record RestoreStats(int filesWritten, int filesDeleted, long filesUnchanged, IndexUpdate update) {
+	}
+
+	private final Map<String, RestoreStats> lastRestore = new ConcurrentHashMap<>();
+
+	public RestoreStats lastRestore(IProject project) {
+		return lastRestore.get(project.getName());
+	}
+
+	/**
+	 * Restores the project's store from a state (only files that differ are written; files the state does not have
+	 * are deleted), reloads the tables for the files written, then indexes the changed paths handed over. On
+	 * failure the store is wiped and a full pass scheduled: the index is rebuilt as if never restored.
+	 */
+	void restore(IRestoreContext context, IProgressMonitor monitor) throws CoreException {
+		IProject project = context.project();
+		SubMonitor progress = SubMonitor.convert(monitor, 3);
+		ProjectIndex index;
+		try {
+			index = indexOf(project);
+		} catch (IOException e) {
+			throw new CoreException(Status.error(Messages.bind(Messages.Index_restoreFailed, project.getName(),
+					e.getMessage()), e));
+		}
+		IRestoreContext.ExtractResult extracted;
+		index.lock.lock();
+		try {
+			extracted = context.extract("", index.directory, true); //$NON-NLS-1$
+			progress.worked(1);
+			if (!layout.format().equals(index.readFormat())) {
+				throw new IOException(Messages.bind(Messages.Index_otherLayout, index.readFormat()));
+			}
+			index.reload(extracted.written(), extracted.deleted());
+			progress.worked(1);
+		} catch (IOException | RuntimeException e) {
+			fail(project, index);
+			throw new CoreException(Status.error(Messages.bind(Messages.Index_restoreFailed, project.getName(),
+					e.getMessage()), e));
+		} finally {
+			index.lock.unlock();
+		}
+		Set<String> changed = new HashSet<>();
+		for (IPath path : context.changedPaths()) {
+			if (JAVA.equals(path.getFileExtension())) {
+				changed.add(path.toString());
+			}
+		}
+		try {
+			IndexUpdate update = index(project, changed, Cause.RESTORE, progress.split(1));
+			lastRestore.put(project.getName(), new RestoreStats(extracted.written().size(),
+					extracted.deleted().size(), extracted.unchanged(), update));
+		} catch (OperationCanceledException e) {
+			fail(project, index);
+			throw e;
+		} catch (IOException | RuntimeException e) {
+			fail(project, index);
+			throw new CoreException(Status.error(Messages.bind(Messages.Index_restoreFailed, project.getName(),
+					e.getMessage()), e));
+		}
+	}
+
+	private void fail(IProject project, ProjectIndex index) {
+		index.lock.lock();
+		try {
+			index.wipe();
+		} catch (IOException e) {
+			Log.error(e.getMessage(), e);
+		} finally {
+			index.lock.unlock();
+		}
+		synchronized (pending) {
+			pendingOf(project.getName()).full = true;
+		}
+		job.schedule();
+	}
+
+	// ---- queries -------------------------------------------------------------------------------------------------
+
+	@Override
+	public List<Declaration> declarations(String simpleName) {
+		List<Declaration> all = new ArrayList<>();
+		for (ProjectIndex index : indexes.values()) {
+			all.addAll(query(index, i -> i.declarations(simpleName)));
+		}
+		return all.stream().sorted().toList();
+	}
+
+	@Override
+	public List<Declaration> declarations(IProject project, String simpleName) {
+		ProjectIndex index = indexes.get(project.getName());
+		return index == null ? List.of() : query(index, i -> i.declarations(simpleName)).stream().sorted().toList();
+	}
+
+	@Override
+	public List<IPath> filesReferencing(String simpleName) {
+		List<IPath> all = new ArrayList<>();
+		for (ProjectIndex index : indexes.values()) {
+			all.addAll(query(index, i -> i.referencing(simpleName)));
+		}
+		return all.stream().sorted((a, b) -> a.toString().compareTo(b.toString())).toList();
+	}
+
+	@Override
+	public List<IPath> filesReferencing(IProject project, String simpleName) {
+		ProjectIndex index = indexes.get(project.getName());
+		return index == null ? List.of()
+				: query(index, i -> i.referencing(simpleName)).stream()
+						.sorted((a, b) -> a.toString().compareTo(b.toString())).toList();
+	}
+
+	@Override
+	public List<IPath> files(IProject project) {
+		ProjectIndex index = indexes.get(project.getName());
+		return index == null ? List.of()
+				: query(index, i -> List.copyOf(i.unitPaths())).stream().sorted().map(IPath::fromPortableString)
+						.toList();
+	}
+
+	@Override
+	public String contentHash(IProject project, IPath path) {
+		ProjectIndex index = indexes.get(project.getName());
+		return index == null ? null : query(index, i -> i.hash(path.toString()));
+	}
+
+	private static <T> T query(ProjectIndex index, java.util.function.Function<ProjectIndex, T> f) {
+		index.lock.lock();
+		try {
+			return f.apply(index);
+		} finally {
+			index.lock.unlock();
+		}
+	}
+
+	@Override
+	public void join(IProgressMonitor monitor) throws InterruptedException {
+		Job.getJobManager().join(FAMILY, monitor);
+	}
+
+	@Override
+	public void addListener(Consumer<IndexUpdate> listener) {
+		listeners.add(listener);
+	}
+
+	@Override
+	public void removeListener(Consumer<IndexUpdate> listener) {
+		listeners.remove(listener);
+	}
+
+	/** @return the store directory of a project (for tests and the benchmark) */
+	public Path storeOf(IProject project) {
+		return directoryOf(project);
+	}
+}
