@@ -27,8 +27,23 @@ public interface IStateService {
 	StateInfo save(File gitDir, IProgressMonitor monitor) throws CoreException;
 
 	/**
+	 * Saves the state of the repository's projects as the state of {@code commitId} reached through
+	 * {@code branch}. The switch protocol calls this after HEAD has already moved away from that commit, while the
+	 * derived data on disk still reflects it (no build has run since); the dirty paths recorded are those of the
+	 * working tree now (the local changes a checkout carried over). Must run in the calling thread and only read
+	 * the workspace (it may be called from a PRE_BUILD listener or a save participant).
+	 *
+	 * @param branch the short name of the branch HEAD was on, or {@code null} for a detached HEAD
+	 */
+	StateInfo save(File gitDir, String commitId, String branch, IProgressMonitor monitor) throws CoreException;
+
+	/**
 	 * Restores the stored state for {@code commitId} into the repository's projects, then hands the paths that
 	 * differ between that state and the working tree to contributors and builders.
+	 * <p>
+	 * Runs in the calling thread: the switch protocol calls it from a Job that holds the workspace root rule or
+	 * from a PRE_BUILD listener, so nested workspace operations are fine, but scheduling and joining another Job
+	 * that needs a resource rule would deadlock.
 	 */
 	RestoreResult restore(File gitDir, String commitId, IProgressMonitor monitor) throws CoreException;
 
@@ -44,4 +59,10 @@ public interface IStateService {
 	void addStateListener(IStateListener listener);
 
 	void removeStateListener(IStateListener listener);
+
+	/**
+	 * Tells the listeners of an event that happened outside this service: the switch protocol reports through
+	 * this the switches it skipped (with the reason) and the failures the service did not report itself.
+	 */
+	void fireEvent(StateEvent event);
 }

@@ -15,13 +15,27 @@ import org.osgi.framework.BundleException;
 import org.osgi.framework.FrameworkUtil;
 
 /**
- * Headless entry point: {@code -application dev.branchstate.core.app <command> [args]}. Exit code 0 on success,
- * 1 when the command found a problem, 2 on a usage error.
+ * Headless entry point: {@code -application dev.branchstate.core.app <command> [args]}, on the workspace given with
+ * {@code -data}. Commands:
+ * <ul>
+ * <li>{@code status}: the Branchstate bundles and contributions;</li>
+ * <li>{@code import <repoPath>}: imports the Eclipse projects found in the repository's work tree (or creates one
+ * general project at its root when there is none);</li>
+ * <li>{@code list [<repoPath>]}: the stored states, newest first;</li>
+ * <li>{@code save <repoPath>}: refreshes the repository's projects and saves their state for HEAD;</li>
+ * <li>{@code restore <repoPath> [<commit>]}: restores the state of the commit (default: HEAD);</li>
+ * <li>{@code verify [<repoPath>]}: reads every state archive completely (sizes, CRC-32);</li>
+ * <li>{@code prune [<repoPath>]}: deletes states whose commit or archive is gone, orphan files of crashed saves,
+ * and least-recently-used states beyond the disk budget.</li>
+ * </ul>
+ * Exit code 0 on success, 1 when the command failed or found a problem, 2 on a usage error, 3 when the repository
+ * or the state does not exist. Errors are one line on standard error.
  */
 public final class BranchstateApplication implements IApplication {
 
 	static final Integer EXIT_PROBLEM = Integer.valueOf(1);
 	static final Integer EXIT_USAGE = Integer.valueOf(2);
+	static final Integer EXIT_NOT_FOUND = Integer.valueOf(3);
 
 	@Override
 	public Object start(IApplicationContext context) throws Exception {
@@ -31,14 +45,15 @@ public final class BranchstateApplication implements IApplication {
 		if (arguments.isEmpty()) {
 			return usage("no command given");
 		}
-		return switch (arguments.get(0)) {
-		case "status" -> status(out);
-		default -> usage("unknown command '" + arguments.get(0) + "'");
-		};
+		if ("status".equals(arguments.get(0))) { //$NON-NLS-1$
+			return status(out);
+		}
+		return new Commands(out, System.err).run(arguments);
 	}
 
-	private static Object usage(String problem) {
-		System.err.println("branchstate: " + problem + ". Commands: status");
+	static Object usage(String problem) {
+		System.err.println("branchstate: " + problem //$NON-NLS-1$
+				+ ". Commands: status, import <repo>, list [<repo>], save <repo>, restore <repo> [<commit>], verify [<repo>], prune [<repo>]"); //$NON-NLS-1$
 		return EXIT_USAGE;
 	}
 

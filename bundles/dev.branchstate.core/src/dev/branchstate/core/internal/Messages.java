@@ -1,0 +1,53 @@
+package dev.branchstate.core.internal;
+
+import org.eclipse.osgi.util.NLS;
+
+/**
+ * Translatable strings of the core bundle; keys are prefixed with their area ({@code Store_}, {@code Service_},
+ * {@code Contributors_}, {@code App_}).
+ */
+public final class Messages extends NLS {
+
+	private static final String BUNDLE_NAME = "dev.branchstate.core.internal.messages"; //$NON-NLS-1$
+
+	public static String Store_catalogUnreadable;
+	public static String Store_cannotWrite;
+
+	public static String Contributors_invalid;
+	public static String Contributors_failed;
+	public static String Contributors_derivedSave;
+	public static String Contributors_derivedRestore;
+	public static String Contributors_derivedTracked;
+	public static String Contributors_markersSave;
+	public static String Contributors_markersRestore;
+	public static String Contributors_markersCorrupt;
+
+	public static String Service_noRepository;
+	public static String Service_noHead;
+	public static String Service_noProjects;
+	public static String Service_saving;
+	public static String Service_saved;
+	public static String Service_savedPartly;
+	public static String Service_saveFailed;
+	public static String Service_saveCanceled;
+	public static String Service_contributorSaveFailed;
+	public static String Service_noState;
+	public static String Service_restoring;
+	public static String Service_verifying;
+	public static String Service_restored;
+	public static String Service_restoredPartly;
+	public static String Service_restoreFailed;
+	public static String Service_restoreCanceled;
+	public static String Service_contributorRestoreFailed;
+	public static String Service_contributorMissing;
+	public static String Service_contributorVersion;
+	public static String Service_deleteFailed;
+	public static String Service_changedPathsFailed;
+
+	static {
+		NLS.initializeMessages(BUNDLE_NAME, Messages.class);
+	}
+
+	private Messages() {
+	}
+}

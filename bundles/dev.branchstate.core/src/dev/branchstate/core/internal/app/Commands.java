@@ -1,0 +1,321 @@
+package dev.branchstate.core.internal.app;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import org.eclipse.core.resources.IProject;
+import org.eclipse.core.resources.IProjectDescription;
+import org.eclipse.core.resources.IResource;
+import org.eclipse.core.resources.IWorkspace;
+import org.eclipse.core.resources.ResourcesPlugin;
+import org.eclipse.core.runtime.CoreException;
+import org.eclipse.core.runtime.IPath;
+import org.eclipse.core.runtime.IStatus;
+import org.eclipse.core.runtime.NullProgressMonitor;
+import org.eclipse.equinox.app.IApplication;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.FrameworkUtil;
+import org.osgi.util.tracker.ServiceTracker;
+
+import dev.branchstate.core.IStateService;
+import dev.branchstate.core.RestoreResult;
+import dev.branchstate.core.StateInfo;
+import dev.branchstate.core.internal.service.StateService;
+import dev.branchstate.core.internal.store.StateStore;
+
+/** The commands of the headless application other than {@code status}. */
+final class Commands {
+
+	private final PrintStream out;
+	private final PrintStream err;
+
+	Commands(PrintStream out, PrintStream err) {
+		this.out = out;
+		this.err = err;
+	}
+
+	Object run(List<String> arguments) {
+		String command = arguments.get(0);
+		List<String> args = arguments.subList(1, arguments.size());
+		try {
+			return switch (command) {
+			case "import" -> importProjects(one(args)); //$NON-NLS-1$
+			case "list" -> list(optional(args)); //$NON-NLS-1$
+			case "save" -> save(one(args)); //$NON-NLS-1$
+			case "restore" -> restore(args); //$NON-NLS-1$
+			case "verify" -> verify(optional(args)); //$NON-NLS-1$
+			case "prune" -> prune(optional(args)); //$NON-NLS-1$
+			default -> BranchstateApplication.usage("unknown command '" + command + "'"); //$NON-NLS-1$ //$NON-NLS-2$
+			};
+		} catch (UsageException e) {
+			return BranchstateApplication.usage(e.getMessage());
+		} catch (NotFoundException e) {
+			return fail(e.getMessage(), BranchstateApplication.EXIT_NOT_FOUND);
+		} catch (CoreException e) {
+			return fail(oneLine(e.getStatus()), BranchstateApplication.EXIT_PROBLEM);
+		} catch (IOException | RuntimeException e) {
+			return fail(e.getClass().getSimpleName() + ": " + e.getMessage(), BranchstateApplication.EXIT_PROBLEM); //$NON-NLS-1$
+		}
+	}
+
+	private Object fail(String message, Integer code) {
+		err.println("branchstate: " + message.replace('\n', ' ')); //$NON-NLS-1$
+		return code;
+	}
+
+	private static String oneLine(IStatus status) {
+		StringBuilder b = new StringBuilder(status.getMessage());
+		IStatus s = status;
+		while (s.isMultiStatus() && s.getChildren().length > 0) {
+			s = s.getChildren()[0];
+			b.append(": ").append(s.getMessage()); //$NON-NLS-1$
+		}
+		return b.toString();
+	}
+
+	private static String one(List<String> args) throws UsageException {
+		if (args.size() != 1) {
+			throw new UsageException("expected one repository path"); //$NON-NLS-1$
+		}
+		return args.get(0);
+	}
+
+	private static Optional<String> optional(List<String> args) throws UsageException {
+		if (args.size() > 1) {
+			throw new UsageException("expected at most one repository path"); //$NON-NLS-1$
+		}
+		return args.stream().findFirst();
+	}
+
+	// ------------------------------------------------------------------------------------------------ import
+
+	private Object importProjects(String repoPath) throws CoreException, IOException, NotFoundException {
+		File gitDir = gitDir(repoPath);
+		Path workTree;
+		try (Repository repository = new FileRepositoryBuilder().setGitDir(gitDir).setMustExist(true).build()) {
+			workTree = repository.getWorkTree().toPath().toRealPath();
+		}
+		IWorkspace workspace = ResourcesPlugin.getWorkspace();
+		List<Path> found = new ArrayList<>();
+		Files.walkFileTree(workTree, new SimpleFileVisitor<>() {
+			@Override
+			public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+				if (dir.getFileName() != null && ".git".equals(dir.getFileName().toString())) { //$NON-NLS-1$
+					return FileVisitResult.SKIP_SUBTREE;
+				}
+				if (Files.isRegularFile(dir.resolve(IProjectDescription.DESCRIPTION_FILE_NAME))) {
+					found.add(dir);
+					return FileVisitResult.SKIP_SUBTREE;
+				}
+				return FileVisitResult.CONTINUE;
+			}
+		});
+		NullProgressMonitor monitor = new NullProgressMonitor();
+		int imported = 0;
+		if (found.isEmpty()) {
+			IProject project = workspace.getRoot().getProject(workTree.getFileName().toString());
+			if (!project.exists()) {
+				IProjectDescription description = workspace.newProjectDescription(project.getName());
+				description.setLocation(IPath.fromFile(workTree.toFile()));
+				project.create(description, monitor);
+				imported++;
+			}
+			project.open(monitor);
+			out.println("project " + project.getName() + " " + workTree); //$NON-NLS-1$ //$NON-NLS-2$
+		}
+		for (Path dir : found) {
+			IProjectDescription description = workspace
+					.loadProjectDescription(IPath.fromFile(dir.resolve(IProjectDescription.DESCRIPTION_FILE_NAME).toFile()));
+			IProject project = workspace.getRoot().getProject(description.getName());
+			if (!project.exists()) {
+				IPath defaultLocation = workspace.getRoot().getLocation().append(description.getName());
+				description.setLocation(defaultLocation.toFile().toPath().toAbsolutePath().equals(dir) ? null
+						: IPath.fromFile(dir.toFile()));
+				project.create(description, monitor);
+				imported++;
+			}
+			project.open(monitor);
+			out.println("project " + project.getName() + " " + dir); //$NON-NLS-1$ //$NON-NLS-2$
+		}
+		workspace.save(true, monitor);
+		out.println("imported " + imported + " project(s)"); //$NON-NLS-1$ //$NON-NLS-2$
+		return IApplication.EXIT_OK;
+	}
+
+	// ----------------------------------------------------------------------------------------- list / save
+
+	private Object list(Optional<String> repoPath) throws NotFoundException, IOException, CoreException {
+		StateService service = service();
+		List<StateInfo> states = repoPath.isPresent() ? service.states(gitDir(repoPath.get())) : service.allStates();
+		for (StateInfo s : states) {
+			out.println("state " + s.commitId() + " branches=" + String.join(",", s.branches()) //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$
+					+ " size=" + s.size() + " data=" + s.uncompressedSize() + " created=" + s.created() //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$
+					+ " lastUsed=" + s.lastUsed() + " repo=" + s.gitDir()); //$NON-NLS-1$ //$NON-NLS-2$
+		}
+		out.println(states.size() + " state(s) in " + service.store().directory()); //$NON-NLS-1$
+		return IApplication.EXIT_OK;
+	}
+
+	private Object save(String repoPath) throws CoreException, NotFoundException, IOException {
+		StateService service = service();
+		File gitDir = gitDir(repoPath);
+		refresh(service, gitDir);
+		StateInfo state = service.save(gitDir, new NullProgressMonitor());
+		out.println("saved " + state.commitId() + " branches=" + String.join(",", state.branches()) + " size=" //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$ //$NON-NLS-4$
+				+ state.size() + " data=" + state.uncompressedSize() + " archive=" + state.archive()); //$NON-NLS-1$ //$NON-NLS-2$
+		return IApplication.EXIT_OK;
+	}
+
+	private Object restore(List<String> args) throws CoreException, NotFoundException, IOException, UsageException {
+		if (args.isEmpty() || args.size() > 2) {
+			throw new UsageException("expected a repository path and optionally a commit"); //$NON-NLS-1$
+		}
+		StateService service = service();
+		File gitDir = gitDir(args.get(0));
+		String commit;
+		try (Repository repository = new FileRepositoryBuilder().setGitDir(gitDir).setMustExist(true).build()) {
+			ObjectId id = repository.resolve(args.size() == 2 ? args.get(1) : Constants.HEAD);
+			if (id == null) {
+				throw new NotFoundException("no commit " + (args.size() == 2 ? args.get(1) : Constants.HEAD) + " in " //$NON-NLS-1$ //$NON-NLS-2$
+						+ gitDir);
+			}
+			commit = id.name();
+		}
+		if (service.states(gitDir).stream().noneMatch(s -> s.commitId().equals(commit))) {
+			throw new NotFoundException("no state stored for commit " + commit + " of " + gitDir); //$NON-NLS-1$ //$NON-NLS-2$
+		}
+		refresh(service, gitDir);
+		RestoreResult result = service.restore(gitDir, commit, new NullProgressMonitor());
+		ResourcesPlugin.getWorkspace().save(true, new NullProgressMonitor());
+		out.println("restored " + commit + " files=" + result.filesRestored() + " written=" + result.filesWritten() //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$
+				+ " deleted=" + result.filesDeleted() + " rebuild=" + result.changedSources() + " ms=" //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$
+				+ result.duration().toMillis());
+		return IApplication.EXIT_OK;
+	}
+
+	private static void refresh(StateService service, File gitDir) throws CoreException, NotFoundException {
+		List<IProject> projects = service.projectsOf(gitDir);
+		if (projects.isEmpty()) {
+			throw new NotFoundException("no workspace project belongs to " + gitDir + " (run import first)"); //$NON-NLS-1$ //$NON-NLS-2$
+		}
+		for (IProject p : projects) {
+			p.refreshLocal(IResource.DEPTH_INFINITE, new NullProgressMonitor());
+		}
+	}
+
+	// --------------------------------------------------------------------------------------- verify / prune
+
+	private Object verify(Optional<String> repoPath) throws NotFoundException, IOException {
+		StateService service = service();
+		List<StateInfo> states = repoPath.isPresent() ? service.states(gitDir(repoPath.get())) : service.allStates();
+		int bad = 0;
+		for (StateInfo s : states) {
+			try {
+				service.verify(s, new NullProgressMonitor());
+				out.println("ok " + s.commitId() + " " + s.archive()); //$NON-NLS-1$ //$NON-NLS-2$
+			} catch (IOException e) {
+				bad++;
+				out.println("corrupt " + s.commitId() + " " + s.archive() + ": " + e.getMessage()); //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$
+			}
+		}
+		out.println(states.size() + " state(s), " + bad + " corrupt"); //$NON-NLS-1$ //$NON-NLS-2$
+		return bad == 0 ? IApplication.EXIT_OK : BranchstateApplication.EXIT_PROBLEM;
+	}
+
+	private Object prune(Optional<String> repoPath) throws NotFoundException, IOException, CoreException {
+		StateService service = service();
+		StateStore store = service.store();
+		List<StateInfo> states = repoPath.isPresent() ? service.states(gitDir(repoPath.get())) : service.allStates();
+		List<StateInfo> gone = new ArrayList<>();
+		for (StateInfo s : states) {
+			if (!Files.isRegularFile(s.archive()) || !commitExists(s)) {
+				gone.add(s);
+			}
+		}
+		for (StateInfo s : store.remove(gone)) {
+			out.println("pruned " + s.commitId() + " (commit or archive gone) " + s.gitDir()); //$NON-NLS-1$ //$NON-NLS-2$
+		}
+		for (Path p : store.cleanOrphans(Duration.ofMinutes(10))) {
+			out.println("deleted orphan " + p); //$NON-NLS-1$
+		}
+		for (StateInfo s : store.evictToBudget(StateService.budgetBytes(), null)) {
+			out.println("evicted " + s.commitId() + " (disk budget) " + s.gitDir()); //$NON-NLS-1$ //$NON-NLS-2$
+		}
+		return IApplication.EXIT_OK;
+	}
+
+	private static boolean commitExists(StateInfo s) {
+		if (!s.gitDir().isDirectory()) {
+			return false;
+		}
+		try (Repository repository = new FileRepositoryBuilder().setGitDir(s.gitDir()).setMustExist(true).build()) {
+			return repository.getObjectDatabase().has(ObjectId.fromString(s.commitId()));
+		} catch (IOException | IllegalArgumentException e) {
+			return false;
+		}
+	}
+
+	// -------------------------------------------------------------------------------------------- helpers
+
+	private static File gitDir(String repoPath) throws NotFoundException {
+		File start = new File(repoPath).getAbsoluteFile();
+		if (!start.exists()) {
+			throw new NotFoundException("no such directory: " + start); //$NON-NLS-1$
+		}
+		File gitDir = new FileRepositoryBuilder().findGitDir(start).getGitDir();
+		if (gitDir == null) {
+			throw new NotFoundException("not in a Git repository: " + start); //$NON-NLS-1$
+		}
+		return StateStore.canonical(gitDir);
+	}
+
+	private static StateService service() throws NotFoundException {
+		ResourcesPlugin.getWorkspace(); // starts core.resources, which registers the workspace service
+		BundleContext context = FrameworkUtil.getBundle(Commands.class).getBundleContext();
+		// the tracker stays open while the application runs: it keeps the (delayed) component active
+		ServiceTracker<IStateService, IStateService> tracker = new ServiceTracker<>(context, IStateService.class, null);
+		tracker.open();
+		try {
+			IStateService service = tracker.waitForService(Duration.ofSeconds(30).toMillis());
+			if (service instanceof StateService s) {
+				return s;
+			}
+			tracker.close();
+			throw new NotFoundException("the state service is not available (is Declarative Services running?)"); //$NON-NLS-1$
+		} catch (InterruptedException e) {
+			Thread.currentThread().interrupt();
+			tracker.close();
+			throw new NotFoundException("interrupted while waiting for the state service"); //$NON-NLS-1$
+		}
+	}
+
+	static final class UsageException extends Exception {
+		private static final long serialVersionUID = 1L;
+
+		UsageException(String message) {
+			super(message);
+		}
+	}
+
+	static final class NotFoundException extends Exception {
+		private static final long serialVersionUID = 1L;
+
+		NotFoundException(String message) {
+			super(message);
+		}
+	}
+}

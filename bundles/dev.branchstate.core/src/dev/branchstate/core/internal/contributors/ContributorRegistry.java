@@ -1,0 +1,249 @@
+package dev.branchstate.core.internal.contributors;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.eclipse.core.runtime.CoreException;
+import org.eclipse.core.runtime.IConfigurationElement;
+import org.eclipse.core.runtime.IExtension;
+import org.eclipse.core.runtime.IExtensionPoint;
+import org.eclipse.core.runtime.IExtensionRegistry;
+import org.eclipse.core.runtime.IRegistryEventListener;
+import org.eclipse.core.runtime.ISafeRunnable;
+import org.eclipse.core.runtime.OperationCanceledException;
+import org.eclipse.core.runtime.SafeRunner;
+import org.eclipse.core.runtime.Status;
+import org.eclipse.osgi.util.NLS;
+
+import dev.branchstate.core.IStateContributor;
+import dev.branchstate.core.internal.Log;
+import dev.branchstate.core.internal.Messages;
+
+/**
+ * Reads the extension point {@code dev.branchstate.core.contributors} on first use and caches the descriptors
+ * (re-read when extensions come or go). Each contributor class is instantiated on first use, through
+ * {@link SafeRunner}; one that cannot be created is logged once and left out. Contributors may also be registered
+ * in code (tests, optional bundles of this product).
+ */
+public final class ContributorRegistry implements IRegistryEventListener {
+
+	public static final String POINT_ID = "dev.branchstate.core.contributors"; //$NON-NLS-1$
+	static final int DEFAULT_PRIORITY = 100;
+
+	private final IExtensionRegistry registry;
+	private final List<Descriptor> registered = new CopyOnWriteArrayList<>();
+	private volatile List<Descriptor> fromExtensions;
+
+	/** One contributor: its id, name, priority and (created lazily) implementation. */
+	public static final class Descriptor {
+		private final String id;
+		private final String name;
+		private final int priority;
+		private final String origin;
+		private final IConfigurationElement element;
+		private volatile IStateContributor contributor;
+		private volatile boolean broken;
+
+		Descriptor(String id, String name, int priority, String origin, IConfigurationElement element,
+				IStateContributor contributor) {
+			this.id = id;
+			this.name = name;
+			this.priority = priority;
+			this.origin = origin;
+			this.element = element;
+			this.contributor = contributor;
+		}
+
+		public String id() {
+			return id;
+		}
+
+		public String name() {
+			return name;
+		}
+
+		public int priority() {
+			return priority;
+		}
+
+		/** @return the bundle that contributes it */
+		public String origin() {
+			return origin;
+		}
+
+		/** @return the implementation, or empty if it cannot be created (logged once) */
+		public synchronized Optional<IStateContributor> contributor() {
+			if (contributor == null && !broken) {
+				Object[] created = new Object[1];
+				SafeRunner.run(new ISafeRunnable() {
+					@Override
+					public void run() throws Exception {
+						created[0] = element.createExecutableExtension("class"); //$NON-NLS-1$
+					}
+
+					@Override
+					public void handleException(Throwable e) {
+						// logged by SafeRunner
+					}
+				});
+				if (created[0] instanceof IStateContributor c) {
+					contributor = c;
+				} else {
+					broken = true;
+					Log.log(Status.error(NLS.bind(Messages.Contributors_invalid, id, origin)));
+				}
+			}
+			return Optional.ofNullable(contributor);
+		}
+
+		@Override
+		public String toString() {
+			return id;
+		}
+	}
+
+	public ContributorRegistry(IExtensionRegistry registry) {
+		this.registry = registry;
+		if (registry != null) {
+			registry.addListener(this, POINT_ID);
+		}
+	}
+
+	/** Stops listening to the extension registry. */
+	public void dispose() {
+		if (registry != null) {
+			registry.removeListener(this);
+		}
+	}
+
+	/** @return every contributor, lowest priority value first, then by id */
+	public List<Descriptor> descriptors() {
+		List<Descriptor> ext = fromExtensions;
+		if (ext == null) {
+			ext = read();
+			fromExtensions = ext;
+		}
+		List<Descriptor> all = new ArrayList<>(ext);
+		all.addAll(registered);
+		all.sort(Comparator.comparingInt(Descriptor::priority).thenComparing(Descriptor::id));
+		return all;
+	}
+
+	public Optional<Descriptor> find(String id) {
+		return descriptors().stream().filter(d -> d.id().equals(id)).findFirst();
+	}
+
+	/**
+	 * Registers a contributor in code, for as long as the returned handle is not closed.
+	 */
+	public AutoCloseable register(String id, String name, int priority, IStateContributor contributor) {
+		Descriptor d = new Descriptor(id, name, priority, "(registered in code)", null, contributor); //$NON-NLS-1$
+		registered.add(d);
+		return () -> registered.remove(d);
+	}
+
+	private List<Descriptor> read() {
+		if (registry == null) {
+			return List.of();
+		}
+		IExtensionPoint point = registry.getExtensionPoint(POINT_ID);
+		if (point == null) {
+			return List.of();
+		}
+		List<Descriptor> result = new ArrayList<>();
+		for (IExtension extension : point.getExtensions()) {
+			for (IConfigurationElement element : extension.getConfigurationElements()) {
+				String origin = element.getContributor().getName();
+				String id = element.getAttribute("id"); //$NON-NLS-1$
+				if (!"contributor".equals(element.getName()) || id == null || id.isBlank() //$NON-NLS-1$
+						|| element.getAttribute("class") == null) { //$NON-NLS-1$
+					Log.log(Status.error(NLS.bind(Messages.Contributors_invalid, id, origin)));
+					continue;
+				}
+				String name = element.getAttribute("name"); //$NON-NLS-1$
+				int priority = DEFAULT_PRIORITY;
+				String p = element.getAttribute("priority"); //$NON-NLS-1$
+				if (p != null) {
+					try {
+						priority = Integer.parseInt(p.trim());
+					} catch (NumberFormatException e) {
+						Log.log(Status.warning(NLS.bind(Messages.Contributors_invalid, id, origin), e));
+					}
+				}
+				result.add(new Descriptor(id, name == null ? id : name, priority, origin, element, null));
+			}
+		}
+		return List.copyOf(result);
+	}
+
+	@Override
+	public void added(IExtension[] extensions) {
+		fromExtensions = null;
+	}
+
+	@Override
+	public void removed(IExtension[] extensions) {
+		fromExtensions = null;
+	}
+
+	@Override
+	public void added(IExtensionPoint[] extensionPoints) {
+		fromExtensions = null;
+	}
+
+	@Override
+	public void removed(IExtensionPoint[] extensionPoints) {
+		fromExtensions = null;
+	}
+
+	/** A value computed by a contributor call, or the failure it raised. */
+	public record Outcome<T>(T value, Throwable failure) {
+		public boolean ok() {
+			return failure == null;
+		}
+	}
+
+	/** Something a contributor does that may throw. */
+	@FunctionalInterface
+	public interface Call<T> {
+		T call() throws Exception;
+	}
+
+	/**
+	 * Runs one contributor call through {@link SafeRunner} (which logs the failure) and returns its outcome.
+	 * Cancellation is not a failure: an {@link OperationCanceledException} is rethrown.
+	 */
+	public static <T> Outcome<T> safely(Call<T> call) {
+		Object[] value = new Object[1];
+		Throwable[] failure = new Throwable[1];
+		SafeRunner.run(new ISafeRunnable() {
+			@Override
+			public void run() throws Exception {
+				value[0] = call.call();
+			}
+
+			@Override
+			public void handleException(Throwable e) {
+				failure[0] = e;
+			}
+		});
+		if (failure[0] instanceof OperationCanceledException oce) {
+			throw oce;
+		}
+		@SuppressWarnings("unchecked")
+		T v = (T) value[0];
+		return new Outcome<>(v, failure[0]);
+	}
+
+	/**
+	 * @return a WARNING status for a contributor's failure (the state or restore goes on without that contributor),
+	 *         naming the failure's own message
+	 */
+	public static org.eclipse.core.runtime.IStatus statusOf(String message, Throwable failure) {
+		String reason = failure instanceof CoreException ce ? ce.getStatus().getMessage() : String.valueOf(failure);
+		return Status.warning(message + ": " + reason, failure); //$NON-NLS-1$
+	}
+}

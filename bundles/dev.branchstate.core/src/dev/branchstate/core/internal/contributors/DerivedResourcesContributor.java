@@ -1,0 +1,403 @@
+package dev.branchstate.core.internal.contributors;
+
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+import org.eclipse.core.resources.IContainer;
+import org.eclipse.core.resources.IProject;
+import org.eclipse.core.resources.IResource;
+import org.eclipse.core.resources.IResourceProxy;
+import org.eclipse.core.resources.ProjectScope;
+import org.eclipse.core.runtime.CoreException;
+import org.eclipse.core.runtime.IPath;
+import org.eclipse.core.runtime.IProgressMonitor;
+import org.eclipse.core.runtime.Platform;
+import org.eclipse.core.runtime.Status;
+import org.eclipse.core.runtime.SubMonitor;
+import org.eclipse.core.runtime.preferences.IScopeContext;
+import org.eclipse.core.runtime.preferences.InstanceScope;
+import org.eclipse.jgit.dircache.DirCache;
+import org.eclipse.jgit.dircache.DirCacheEntry;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.eclipse.osgi.util.NLS;
+
+import dev.branchstate.core.BranchstatePreferences;
+import dev.branchstate.core.IRestoreContext;
+import dev.branchstate.core.ISaveContext;
+import dev.branchstate.core.IStateContributor;
+import dev.branchstate.core.internal.Log;
+import dev.branchstate.core.internal.Messages;
+
+/**
+ * Built-in contributor of derived resources: every resource of the project that Eclipse marks derived (output
+ * folders, generated sources) and every folder named by the {@link BranchstatePreferences#DERIVED_FOLDERS} globs.
+ * <p>
+ * Archive layout of its part: {@code roots} (one line per root: {@code D<TAB>path} or {@code F<TAB>path},
+ * project-relative) and {@code tree/<path>...} (the files). Restore is differential and mirrors each folder root
+ * (only differing files written, stale files removed), removes current derived roots that the state does not
+ * have, then refreshes the roots and marks them derived. A root that holds a Git-tracked file is never saved,
+ * written or deleted. On failure or cancel the roots being restored are emptied so that builders rebuild them.
+ */
+public final class DerivedResourcesContributor implements IStateContributor {
+
+	public static final String ID = "dev.branchstate.core.derived"; //$NON-NLS-1$
+	static final String ROOTS = "roots"; //$NON-NLS-1$
+	static final String TREE = "tree/"; //$NON-NLS-1$
+
+	/** A derived folder ({@code folder == true}) or file, project-relative, '/'-separated. */
+	record Root(String path, boolean folder) {
+	}
+
+	@Override
+	public int version() {
+		return 1;
+	}
+
+	@Override
+	public boolean appliesTo(IProject project) {
+		return project.isAccessible() && project.getLocation() != null;
+	}
+
+	@Override
+	public void save(ISaveContext context, IProgressMonitor monitor) throws CoreException {
+		IProject project = context.project();
+		SubMonitor sub = SubMonitor.convert(monitor, NLS.bind(Messages.Contributors_derivedSave, project.getName()),
+				10);
+		Path location = project.getLocation().toFile().toPath();
+		List<Root> roots = untracked(project, location, roots(project, location));
+		sub.worked(2);
+		StringBuilder index = new StringBuilder();
+		SubMonitor loop = sub.split(8).setWorkRemaining(Math.max(1, roots.size()));
+		try {
+			for (Root root : roots) {
+				Path file = location.resolve(root.path());
+				if (root.folder()) {
+					context.addTree(TREE + root.path() + '/', file, List.of(), List.of());
+				} else {
+					context.addFile(TREE + root.path(), file);
+				}
+				index.append(root.folder() ? 'D' : 'F').append('\t').append(root.path()).append('\n');
+				loop.split(1);
+			}
+			context.addBytes(ROOTS, index.toString().getBytes(StandardCharsets.UTF_8));
+		} catch (IOException e) {
+			throw new CoreException(Status.error(NLS.bind(Messages.Contributors_failed, ID, project.getName()), e));
+		}
+	}
+
+	@Override
+	public void restore(IRestoreContext context, IProgressMonitor monitor) throws CoreException {
+		IProject project = context.project();
+		SubMonitor sub = SubMonitor.convert(monitor,
+				NLS.bind(Messages.Contributors_derivedRestore, project.getName()), 20);
+		Path location = project.getLocation().toFile().toPath();
+		List<Root> saved;
+		try {
+			saved = context.entryNames().contains(ROOTS) ? parse(context) : List.of();
+		} catch (IOException e) {
+			throw new CoreException(Status.error(NLS.bind(Messages.Contributors_failed, ID, project.getName()), e));
+		}
+		Map<String, Root> current = new LinkedHashMap<>();
+		for (Root r : roots(project, location)) {
+			current.put(r.path(), r);
+		}
+		List<Root> all = new ArrayList<>(saved);
+		current.values().stream().filter(r -> saved.stream().noneMatch(s -> s.path().equals(r.path())))
+				.forEach(all::add);
+		List<Root> safe = untracked(project, location, all);
+		sub.worked(1);
+		try {
+			SubMonitor loop = sub.split(15).setWorkRemaining(Math.max(1, safe.size()));
+			for (Root root : safe) {
+				loop.checkCanceled();
+				Path target = location.resolve(root.path());
+				if (!saved.contains(root)) {
+					deleteTree(target); // stale: the state has no such derived resource
+				} else if (root.folder()) {
+					if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
+						Files.delete(target);
+					}
+					context.extract(TREE + root.path() + '/', target, true);
+				} else {
+					restoreFile(context, TREE + root.path(), target);
+				}
+				loop.worked(1);
+			}
+		} catch (IOException | RuntimeException e) {
+			emptyRoots(location, safe);
+			refresh(project, safe, saved, sub.split(4));
+			if (e instanceof RuntimeException re) {
+				throw re;
+			}
+			throw new CoreException(Status.error(NLS.bind(Messages.Contributors_failed, ID, project.getName()), e));
+		}
+		refresh(project, safe, saved, sub.split(4));
+	}
+
+	/** @return the derived roots of the project now: resources marked derived, then the preference's globs */
+	static List<Root> roots(IProject project, Path location) throws CoreException {
+		List<Root> roots = new ArrayList<>();
+		project.accept((IResourceProxy proxy) -> {
+			if (proxy.getType() == IResource.PROJECT) {
+				return true;
+			}
+			if (proxy.isLinked() || proxy.isTeamPrivateMember()) {
+				return false;
+			}
+			if (proxy.isDerived()) {
+				roots.add(new Root(proxy.requestFullPath().makeRelative().removeFirstSegments(1).toString(),
+						proxy.getType() != IResource.FILE));
+				return false;
+			}
+			return proxy.getType() != IResource.FILE;
+		}, IResource.NONE);
+		List<PathMatcher> globs = globs(project);
+		if (!globs.isEmpty() && Files.isDirectory(location)) {
+			try {
+				Files.walkFileTree(location, new SimpleFileVisitor<>() {
+					@Override
+					public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+						if (dir.equals(location)) {
+							return FileVisitResult.CONTINUE;
+						}
+						Path rel = location.relativize(dir);
+						if (".git".equals(dir.getFileName().toString())) { //$NON-NLS-1$
+							return FileVisitResult.SKIP_SUBTREE;
+						}
+						for (PathMatcher m : globs) {
+							if (m.matches(rel)) {
+								roots.add(new Root(rel.toString().replace(File.separatorChar, '/'), true));
+								return FileVisitResult.SKIP_SUBTREE;
+							}
+						}
+						return FileVisitResult.CONTINUE;
+					}
+				});
+			} catch (IOException e) {
+				throw new CoreException(Status.error(e.getMessage(), e));
+			}
+		}
+		// drop roots nested in other roots, keep order stable
+		roots.sort(Comparator.comparing(Root::path));
+		List<Root> result = new ArrayList<>();
+		for (Root r : roots) {
+			if (result.stream().noneMatch(o -> o.folder() && (r.path().equals(o.path())
+					|| r.path().startsWith(o.path() + '/')))) {
+				result.add(r);
+			}
+		}
+		return result;
+	}
+
+	static List<PathMatcher> globs(IProject project) {
+		String value = Platform.getPreferencesService().getString(BranchstatePreferences.NODE,
+				BranchstatePreferences.DERIVED_FOLDERS, "", //$NON-NLS-1$
+				new IScopeContext[] { new ProjectScope(project), InstanceScope.INSTANCE });
+		List<PathMatcher> result = new ArrayList<>();
+		for (String glob : value.split("[,\\n\\r]")) { //$NON-NLS-1$
+			String g = glob.trim();
+			while (g.endsWith("/")) { //$NON-NLS-1$
+				g = g.substring(0, g.length() - 1);
+			}
+			while (g.startsWith("/")) { //$NON-NLS-1$
+				g = g.substring(1);
+			}
+			if (!g.isEmpty()) {
+				result.add(FileSystems.getDefault().getPathMatcher("glob:" + g)); //$NON-NLS-1$
+			}
+		}
+		return result;
+	}
+
+	/**
+	 * @return the roots that hold no file tracked by Git (the index of the repository of the project); roots that
+	 *         do are logged and left alone, so that a restore never writes a tracked file
+	 */
+	static List<Root> untracked(IProject project, Path location, List<Root> roots) {
+		if (roots.isEmpty()) {
+			return roots;
+		}
+		FileRepositoryBuilder builder = new FileRepositoryBuilder().findGitDir(location.toFile());
+		if (builder.getGitDir() == null) {
+			return roots;
+		}
+		try (Repository repository = builder.setMustExist(true).build()) {
+			if (repository.isBare()) {
+				return roots;
+			}
+			Path workTree = repository.getWorkTree().toPath().toRealPath();
+			String projectPrefix = workTree.relativize(location.toRealPath()).toString().replace(File.separatorChar, '/');
+			DirCache index = repository.readDirCache();
+			List<Root> result = new ArrayList<>();
+			for (Root r : roots) {
+				String repoPath = projectPrefix.isEmpty() ? r.path() : projectPrefix + '/' + r.path();
+				if (tracked(index, repoPath, r.folder())) {
+					Log.warning(NLS.bind(Messages.Contributors_derivedTracked, project.getName() + '/' + r.path()));
+				} else {
+					result.add(r);
+				}
+			}
+			return result;
+		} catch (IOException e) {
+			// without the index we cannot prove that nothing tracked is touched: touch nothing
+			Log.error(e.getMessage(), e);
+			return List.of();
+		}
+	}
+
+	private static boolean tracked(DirCache index, String repoPath, boolean folder) {
+		if (!folder) {
+			return index.findEntry(repoPath) >= 0;
+		}
+		DirCacheEntry[] entries = index.getEntriesWithin(repoPath);
+		return entries.length > 0;
+	}
+
+	private static List<Root> parse(IRestoreContext context) throws IOException {
+		String text;
+		try (InputStream in = context.open(ROOTS)) {
+			text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+		}
+		List<Root> roots = new ArrayList<>();
+		for (String line : text.split("\n")) { //$NON-NLS-1$
+			if (line.length() > 2 && line.charAt(1) == '\t') {
+				String path = line.substring(2);
+				if (path.startsWith("/") || Arrays.asList(path.split("/")).contains("..")) { //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$
+					throw new IOException("invalid derived root in state: " + path); //$NON-NLS-1$
+				}
+				roots.add(new Root(path, line.charAt(0) == 'D'));
+			}
+		}
+		return roots;
+	}
+
+	/** Writes one derived file if its content differs (temporary file + atomic move). */
+	private static void restoreFile(IRestoreContext context, String name, Path target) throws IOException {
+		byte[] content;
+		try (InputStream in = context.open(name)) {
+			ByteArrayOutputStream out = new ByteArrayOutputStream();
+			in.transferTo(out);
+			content = out.toByteArray();
+		}
+		if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS) && Files.size(target) == content.length
+				&& Arrays.equals(Files.readAllBytes(target), content)) {
+			return;
+		}
+		Files.createDirectories(target.getParent());
+		Path temp = target.resolveSibling("." + target.getFileName() + ".tmp-" //$NON-NLS-1$ //$NON-NLS-2$
+				+ Long.toHexString(ThreadLocalRandom.current().nextLong()));
+		try {
+			try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+				channel.write(java.nio.ByteBuffer.wrap(content));
+			}
+			if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
+				deleteTree(target);
+			}
+			Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+		} finally {
+			Files.deleteIfExists(temp);
+		}
+	}
+
+	private static void emptyRoots(Path location, List<Root> roots) {
+		for (Root r : roots) {
+			try {
+				deleteTree(location.resolve(r.path()));
+			} catch (IOException e) {
+				Log.error(e.getMessage(), e);
+			}
+		}
+	}
+
+	static void deleteTree(Path path) throws IOException {
+		if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
+			return;
+		}
+		if (!Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
+			Files.delete(path);
+			return;
+		}
+		Files.walkFileTree(path, new SimpleFileVisitor<>() {
+			@Override
+			public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+				Files.delete(file);
+				return FileVisitResult.CONTINUE;
+			}
+
+			@Override
+			public FileVisitResult postVisitDirectory(Path dir, IOException exc) throws IOException {
+				if (exc != null) {
+					throw exc;
+				}
+				Files.delete(dir);
+				return FileVisitResult.CONTINUE;
+			}
+		});
+	}
+
+	/** Refreshes the roots in the workspace and marks the restored ones derived. */
+	private static void refresh(IProject project, List<Root> roots, List<Root> saved, SubMonitor monitor)
+			throws CoreException {
+		monitor.setWorkRemaining(Math.max(1, roots.size()));
+		for (Root r : roots) {
+			IResource resource = r.folder() ? project.getFolder(r.path()) : project.getFile(r.path());
+			IContainer parent = resource.getParent();
+			while (parent.getType() != IResource.PROJECT && !parent.exists()) {
+				resource = parent;
+				parent = parent.getParent();
+			}
+			resource.refreshLocal(IResource.DEPTH_INFINITE, null);
+			IResource restored = r.folder() ? project.getFolder(r.path()) : project.getFile(r.path());
+			if (saved.contains(r) && restored.exists()) {
+				restored.setDerived(true, null);
+			}
+			monitor.worked(1);
+		}
+	}
+
+	/**
+	 * @return whether a project-relative path is derived data: inside a resource marked derived, or inside a folder
+	 *         named by the {@link BranchstatePreferences#DERIVED_FOLDERS} globs
+	 */
+	public static boolean isDerived(IProject project, IPath path) {
+		List<PathMatcher> globs = globs(project);
+		for (int n = 1; n <= path.segmentCount(); n++) {
+			IResource member = project.findMember(path.uptoSegment(n));
+			if (member != null && member.isDerived()) {
+				return true;
+			}
+			if (n == path.segmentCount()) {
+				break;
+			}
+			Path prefix = Path.of(path.uptoSegment(n).toOSString());
+			for (PathMatcher m : globs) {
+				if (m.matches(prefix)) {
+					return true;
+				}
+			}
+		}
+		return false;
+	}
+}

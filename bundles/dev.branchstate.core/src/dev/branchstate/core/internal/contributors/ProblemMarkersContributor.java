@@ -1,0 +1,242 @@
+package dev.branchstate.core.internal.contributors;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.eclipse.core.resources.IMarker;
+import org.eclipse.core.resources.IProject;
+import org.eclipse.core.resources.IResource;
+import org.eclipse.core.runtime.CoreException;
+import org.eclipse.core.runtime.IConfigurationElement;
+import org.eclipse.core.runtime.IExtension;
+import org.eclipse.core.runtime.IProgressMonitor;
+import org.eclipse.core.runtime.Platform;
+import org.eclipse.core.runtime.Status;
+import org.eclipse.core.runtime.SubMonitor;
+import org.eclipse.osgi.util.NLS;
+
+import dev.branchstate.core.IRestoreContext;
+import dev.branchstate.core.ISaveContext;
+import dev.branchstate.core.IStateContributor;
+import dev.branchstate.core.internal.Messages;
+
+/**
+ * Built-in contributor of problem markers: every persistent marker of type {@link IMarker#PROBLEM} (or a subtype)
+ * in the project, with all its attributes, in the entry {@code markers}. On restore the project's persistent
+ * problem markers are replaced by those of the state (markers on resources that no longer exist are dropped); if
+ * that fails half-way, the markers the project had before are put back.
+ */
+public final class ProblemMarkersContributor implements IStateContributor {
+
+	public static final String ID = "dev.branchstate.core.markers"; //$NON-NLS-1$
+	static final String ENTRY = "markers"; //$NON-NLS-1$
+	private static final int MAGIC = 0x42534d4b; // "BSMK"
+	private static final Map<String, Boolean> PERSISTENT = new ConcurrentHashMap<>();
+
+	/** One marker as data. */
+	record MarkerData(String path, String type, Map<String, Object> attributes) {
+	}
+
+	@Override
+	public int version() {
+		return 1;
+	}
+
+	@Override
+	public boolean appliesTo(IProject project) {
+		return project.isAccessible();
+	}
+
+	@Override
+	public void save(ISaveContext context, IProgressMonitor monitor) throws CoreException {
+		IProject project = context.project();
+		SubMonitor.convert(monitor, NLS.bind(Messages.Contributors_markersSave, project.getName()), 1);
+		try {
+			context.addBytes(ENTRY, encode(collect(project)));
+		} catch (IOException e) {
+			throw new CoreException(Status.error(NLS.bind(Messages.Contributors_failed, ID, project.getName()), e));
+		}
+	}
+
+	@Override
+	public void restore(IRestoreContext context, IProgressMonitor monitor) throws CoreException {
+		IProject project = context.project();
+		SubMonitor sub = SubMonitor.convert(monitor,
+				NLS.bind(Messages.Contributors_markersRestore, project.getName()), 3);
+		List<MarkerData> restored;
+		try (InputStream in = context.open(ENTRY)) {
+			restored = decode(in);
+		} catch (IOException e) {
+			throw new CoreException(
+					Status.error(NLS.bind(Messages.Contributors_markersCorrupt, project.getName()), e));
+		}
+		sub.worked(1);
+		List<MarkerData> before = collect(project);
+		try {
+			replace(project, restored);
+		} catch (CoreException | RuntimeException e) {
+			replace(project, before);
+			throw e;
+		}
+		sub.worked(2);
+	}
+
+	/** @return the persistent problem markers of the project as data */
+	static List<MarkerData> collect(IProject project) throws CoreException {
+		List<MarkerData> result = new ArrayList<>();
+		for (IMarker marker : project.findMarkers(IMarker.PROBLEM, true, IResource.DEPTH_INFINITE)) {
+			if (!persistent(marker)) {
+				continue;
+			}
+			Map<String, Object> attributes = new LinkedHashMap<>(marker.getAttributes());
+			attributes.put(IMarker.class.getName() + ".creationTime", Long.valueOf(marker.getCreationTime())); //$NON-NLS-1$
+			result.add(new MarkerData(marker.getResource().getProjectRelativePath().toPortableString(),
+					marker.getType(), attributes));
+		}
+		return result;
+	}
+
+	private static void replace(IProject project, List<MarkerData> markers) throws CoreException {
+		for (IMarker marker : project.findMarkers(IMarker.PROBLEM, true, IResource.DEPTH_INFINITE)) {
+			if (persistent(marker)) {
+				marker.delete();
+			}
+		}
+		for (MarkerData m : markers) {
+			IResource resource = m.path().isEmpty() ? project : project.findMember(m.path());
+			if (resource == null || !resource.exists()) {
+				continue;
+			}
+			Map<String, Object> attributes = new HashMap<>(m.attributes());
+			attributes.remove(IMarker.class.getName() + ".creationTime"); //$NON-NLS-1$
+			resource.createMarker(m.type(), attributes);
+		}
+	}
+
+	private static boolean persistent(IMarker marker) throws CoreException {
+		if (Boolean.TRUE.equals(marker.getAttribute(IMarker.TRANSIENT))) {
+			return false;
+		}
+		return persistentType(marker.getType());
+	}
+
+	/** A marker type is persistent when it or one of its super types declares {@code <persistent value="true"/>}. */
+	static boolean persistentType(String type) {
+		return PERSISTENT.computeIfAbsent(type, t -> Boolean.valueOf(persistentType(t, 0))).booleanValue();
+	}
+
+	private static boolean persistentType(String type, int depth) {
+		if (depth > 16 || Platform.getExtensionRegistry() == null) {
+			return false;
+		}
+		IExtension extension = Platform.getExtensionRegistry().getExtension("org.eclipse.core.resources.markers", //$NON-NLS-1$
+				type);
+		if (extension == null) {
+			return false;
+		}
+		List<String> supers = new ArrayList<>();
+		for (IConfigurationElement e : extension.getConfigurationElements()) {
+			if ("persistent".equals(e.getName()) && Boolean.parseBoolean(e.getAttribute("value"))) { //$NON-NLS-1$ //$NON-NLS-2$
+				return true;
+			}
+			if ("super".equals(e.getName()) && e.getAttribute("type") != null) { //$NON-NLS-1$ //$NON-NLS-2$
+				supers.add(e.getAttribute("type")); //$NON-NLS-1$
+			}
+		}
+		for (String s : supers) {
+			if (persistentType(s, depth + 1)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	static byte[] encode(List<MarkerData> markers) throws IOException {
+		ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+		try (DataOutputStream out = new DataOutputStream(bytes)) {
+			out.writeInt(MAGIC);
+			out.writeInt(markers.size());
+			for (MarkerData m : markers) {
+				string(out, m.path());
+				string(out, m.type());
+				out.writeInt(m.attributes().size());
+				for (Map.Entry<String, Object> a : m.attributes().entrySet()) {
+					string(out, a.getKey());
+					Object v = a.getValue();
+					if (v instanceof Integer i) {
+						out.writeByte('I');
+						out.writeInt(i.intValue());
+					} else if (v instanceof Boolean b) {
+						out.writeByte('B');
+						out.writeBoolean(b.booleanValue());
+					} else if (v instanceof Long l) {
+						out.writeByte('L');
+						out.writeLong(l.longValue());
+					} else {
+						out.writeByte('S');
+						string(out, String.valueOf(v));
+					}
+				}
+			}
+		}
+		return bytes.toByteArray();
+	}
+
+	static List<MarkerData> decode(InputStream stream) throws IOException {
+		DataInputStream in = new DataInputStream(stream);
+		if (in.readInt() != MAGIC) {
+			throw new IOException("not a marker list"); //$NON-NLS-1$
+		}
+		int count = in.readInt();
+		if (count < 0) {
+			throw new IOException("invalid marker count " + count); //$NON-NLS-1$
+		}
+		List<MarkerData> result = new ArrayList<>();
+		for (int i = 0; i < count; i++) {
+			String path = string(in);
+			String type = string(in);
+			int attributes = in.readInt();
+			if (attributes < 0) {
+				throw new IOException("invalid attribute count " + attributes); //$NON-NLS-1$
+			}
+			Map<String, Object> map = new LinkedHashMap<>();
+			for (int a = 0; a < attributes; a++) {
+				String key = string(in);
+				int tag = in.readByte();
+				map.put(key, switch (tag) {
+				case 'I' -> Integer.valueOf(in.readInt());
+				case 'B' -> Boolean.valueOf(in.readBoolean());
+				case 'L' -> Long.valueOf(in.readLong());
+				case 'S' -> string(in);
+				default -> throw new IOException("invalid attribute tag " + tag); //$NON-NLS-1$
+				});
+			}
+			result.add(new MarkerData(path, type, map));
+		}
+		return result;
+	}
+
+	private static void string(DataOutputStream out, String s) throws IOException {
+		byte[] b = s.getBytes(StandardCharsets.UTF_8);
+		out.writeInt(b.length);
+		out.write(b);
+	}
+
+	private static String string(DataInputStream in) throws IOException {
+		int length = in.readInt();
+		if (length < 0 || length > (64 << 20)) {
+			throw new IOException("invalid string length " + length); //$NON-NLS-1$
+		}
+		return new String(in.readNBytes(length), StandardCharsets.UTF_8);
+	}
+}

@@ -1,0 +1,97 @@
+package dev.branchstate.core.internal.service;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+
+import org.eclipse.core.resources.IProject;
+import org.eclipse.core.runtime.IPath;
+
+import dev.branchstate.archive.ArchiveEntry;
+import dev.branchstate.archive.ArchiveReader;
+import dev.branchstate.archive.ExtractOptions;
+import dev.branchstate.core.IRestoreContext;
+
+/** The part of a stored state that belongs to one contributor and one project, read-only. */
+final class RestoreContext implements IRestoreContext {
+
+	private final ArchiveReader reader;
+	private final String prefix;
+	private final IProject project;
+	private final String stateCommitId;
+	private final String currentCommitId;
+	private final int dataVersion;
+	private final Set<IPath> changedPaths;
+	private final int workers;
+	private final BooleanSupplier canceled;
+	final AtomicLong written = new AtomicLong();
+	final AtomicLong deleted = new AtomicLong();
+
+	RestoreContext(ArchiveReader reader, StateLayout.Part part, IProject project, String stateCommitId,
+			String currentCommitId, Set<IPath> changedPaths, int workers, BooleanSupplier canceled) {
+		this.reader = reader;
+		this.prefix = part.prefix();
+		this.project = project;
+		this.stateCommitId = stateCommitId;
+		this.currentCommitId = currentCommitId;
+		this.dataVersion = part.version();
+		this.changedPaths = Set.copyOf(changedPaths);
+		this.workers = workers;
+		this.canceled = canceled;
+	}
+
+	@Override
+	public IProject project() {
+		return project;
+	}
+
+	@Override
+	public String stateCommitId() {
+		return stateCommitId;
+	}
+
+	@Override
+	public String currentCommitId() {
+		return currentCommitId;
+	}
+
+	@Override
+	public int dataVersion() {
+		return dataVersion;
+	}
+
+	@Override
+	public Set<IPath> changedPaths() {
+		return changedPaths;
+	}
+
+	@Override
+	public List<String> entryNames() {
+		return reader.entries(prefix).stream().filter(e -> !e.isDirectory()).map(ArchiveEntry::name)
+				.map(n -> n.substring(prefix.length())).sorted().toList();
+	}
+
+	@Override
+	public InputStream open(String name) throws IOException {
+		return reader.openStream(prefix + name);
+	}
+
+	@Override
+	public ExtractResult extract(String subPrefix, Path directory, boolean mirror) throws IOException {
+		String p = subPrefix.isEmpty() || subPrefix.endsWith("/") ? subPrefix : subPrefix + '/'; //$NON-NLS-1$
+		ExtractOptions options = ExtractOptions.defaults().withPrefix(prefix + p).withDifferential(true)
+				.withMirror(mirror).withCancel(canceled);
+		if (workers > 0) {
+			options = options.withWorkers(workers);
+		}
+		dev.branchstate.archive.ExtractResult r = reader.extract(directory, options);
+		List<String> files = r.written().stream().filter(n -> !n.endsWith("/")).toList(); //$NON-NLS-1$
+		written.addAndGet(files.size());
+		deleted.addAndGet(r.removed().stream().filter(n -> !n.endsWith("/")).count()); //$NON-NLS-1$
+		return new ExtractResult(files, r.removed(), r.skipped());
+	}
+}

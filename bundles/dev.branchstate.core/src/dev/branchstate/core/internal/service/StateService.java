@@ -1,0 +1,757 @@
+package dev.branchstate.core.internal.service;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+
+import org.eclipse.core.resources.IFile;
+import org.eclipse.core.resources.IProject;
+import org.eclipse.core.resources.IResource;
+import org.eclipse.core.resources.IWorkspace;
+import org.eclipse.core.runtime.CoreException;
+import org.eclipse.core.runtime.IPath;
+import org.eclipse.core.runtime.IProgressMonitor;
+import org.eclipse.core.runtime.IStatus;
+import org.eclipse.core.runtime.ListenerList;
+import org.eclipse.core.runtime.MultiStatus;
+import org.eclipse.core.runtime.OperationCanceledException;
+import org.eclipse.core.runtime.Platform;
+import org.eclipse.core.runtime.SafeRunner;
+import org.eclipse.core.runtime.Status;
+import org.eclipse.core.runtime.SubMonitor;
+import org.eclipse.core.runtime.jobs.ISchedulingRule;
+import org.eclipse.core.runtime.jobs.MultiRule;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.Ref;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.eclipse.osgi.util.NLS;
+import org.osgi.framework.FrameworkUtil;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+
+import dev.branchstate.archive.ArchiveCanceledException;
+import dev.branchstate.archive.ArchiveEntry;
+import dev.branchstate.archive.ArchiveProgress;
+import dev.branchstate.archive.ArchiveReader;
+import dev.branchstate.archive.ArchiveWriter;
+import dev.branchstate.archive.Archives;
+import dev.branchstate.archive.WriteOptions;
+import dev.branchstate.archive.WriteResult;
+import dev.branchstate.core.BranchstatePreferences;
+import dev.branchstate.core.IStateContributor;
+import dev.branchstate.core.IStateListener;
+import dev.branchstate.core.IStateService;
+import dev.branchstate.core.RestoreResult;
+import dev.branchstate.core.StateEvent;
+import dev.branchstate.core.StateInfo;
+import dev.branchstate.core.internal.Log;
+import dev.branchstate.core.internal.Messages;
+import dev.branchstate.core.internal.contributors.ContributorRegistry;
+import dev.branchstate.core.internal.contributors.ContributorRegistry.Descriptor;
+import dev.branchstate.core.internal.contributors.ContributorRegistry.Outcome;
+import dev.branchstate.core.internal.contributors.DerivedResourcesContributor;
+import dev.branchstate.core.internal.store.StateStore;
+
+/**
+ * The state service. Saves and restores are serialized per repository; the catalog stays readable meanwhile.
+ * Failures are logged here, once; callers get the {@link CoreException} and one event and must not log again.
+ */
+@Component(service = IStateService.class)
+public final class StateService implements IStateService {
+
+	/** Default disk budget of the store in MiB. */
+	public static final int DEFAULT_BUDGET_MB = 10240;
+	/** Default zstd level. */
+	public static final int DEFAULT_LEVEL = 3;
+
+	private final IWorkspace workspace;
+	private final ContributorRegistry contributors;
+	private final ListenerList<IStateListener> listeners = new ListenerList<>();
+	private final Map<File, ReentrantLock> repositoryLocks = new ConcurrentHashMap<>();
+	private StateStore store;
+	private Path storeOverride;
+
+	@Activate
+	public StateService(@Reference IWorkspace workspace) {
+		this.workspace = workspace;
+		this.contributors = new ContributorRegistry(Platform.getExtensionRegistry());
+	}
+
+	@Deactivate
+	void deactivate() {
+		contributors.dispose();
+	}
+
+	/** @return the contributor registry (internal: tests and the headless application) */
+	public ContributorRegistry contributors() {
+		return contributors;
+	}
+
+	/** Uses the given store folder instead of the preference (internal: tests); {@code null} to go back. */
+	public synchronized void setStoreLocation(Path directory) {
+		storeOverride = directory;
+		store = null;
+	}
+
+	/** @return the state store at the location the preference names (the bundle's state location by default) */
+	public synchronized StateStore store() throws CoreException {
+		Path location = storeOverride != null ? storeOverride : preferredLocation();
+		if (store == null || !store.directory().equals(location.toAbsolutePath().normalize())) {
+			try {
+				store = new StateStore(location);
+			} catch (IOException e) {
+				throw new CoreException(Status.error(NLS.bind(Messages.Store_cannotWrite, location), e));
+			}
+		}
+		return store;
+	}
+
+	private static Path preferredLocation() {
+		String value = Platform.getPreferencesService().getString(BranchstatePreferences.NODE,
+				BranchstatePreferences.STORE_LOCATION, "", null); //$NON-NLS-1$
+		if (!value.isBlank()) {
+			return Path.of(value.trim());
+		}
+		return Platform.getStateLocation(FrameworkUtil.getBundle(StateService.class)).append("store").toPath(); //$NON-NLS-1$
+	}
+
+	/** @return the disk budget in bytes */
+	public static long budgetBytes() {
+		long mb = Platform.getPreferencesService().getInt(BranchstatePreferences.NODE,
+				BranchstatePreferences.DISK_BUDGET_MB, DEFAULT_BUDGET_MB, null);
+		return mb * 1024 * 1024;
+	}
+
+	private static int intPreference(String key, int defaultValue) {
+		return Platform.getPreferencesService().getInt(BranchstatePreferences.NODE, key, defaultValue, null);
+	}
+
+	// ---------------------------------------------------------------------------------------------- queries
+
+	@Override
+	public Optional<File> repositoryOf(IProject project) {
+		IPath location = project.getLocation();
+		if (location == null) {
+			return Optional.empty();
+		}
+		FileRepositoryBuilder builder = new FileRepositoryBuilder().findGitDir(location.toFile());
+		return Optional.ofNullable(builder.getGitDir()).map(StateStore::canonical);
+	}
+
+	/** @return the open projects of the workspace that belong to the repository (not to a nested one) */
+	public List<IProject> projectsOf(File gitDir) {
+		File key = StateStore.canonical(gitDir);
+		List<IProject> result = new ArrayList<>();
+		for (IProject p : workspace.getRoot().getProjects()) {
+			if (p.isOpen() && repositoryOf(p).filter(key::equals).isPresent()) {
+				result.add(p);
+			}
+		}
+		return result;
+	}
+
+	@Override
+	public List<StateInfo> states(File gitDir) {
+		try {
+			return store().states(gitDir);
+		} catch (IOException | CoreException e) {
+			Log.error(NLS.bind(Messages.Store_catalogUnreadable, gitDir), e);
+			return List.of();
+		}
+	}
+
+	@Override
+	public List<StateInfo> allStates() {
+		try {
+			return store().states();
+		} catch (IOException | CoreException e) {
+			Log.error(NLS.bind(Messages.Store_catalogUnreadable, ""), e); //$NON-NLS-1$
+			return List.of();
+		}
+	}
+
+	@Override
+	public void delete(StateInfo state) throws CoreException {
+		try {
+			store().remove(List.of(state));
+		} catch (IOException e) {
+			throw new CoreException(Status.error(
+					NLS.bind(Messages.Service_deleteFailed, state.gitDir(), state.commitId()), e));
+		}
+	}
+
+	@Override
+	public void addStateListener(IStateListener listener) {
+		listeners.add(listener);
+	}
+
+	@Override
+	public void removeStateListener(IStateListener listener) {
+		listeners.remove(listener);
+	}
+
+	private void fire(StateEvent event) {
+		for (IStateListener l : listeners) {
+			SafeRunner.run(() -> l.stateChanged(event));
+		}
+	}
+
+	// ------------------------------------------------------------------------------------------------- save
+
+	@Override
+	public StateInfo save(File gitDir, IProgressMonitor monitor) throws CoreException {
+		return save(gitDir, null, null, true, monitor);
+	}
+
+	@Override
+	public StateInfo save(File gitDir, String commitId, String branch, IProgressMonitor monitor)
+			throws CoreException {
+		return save(gitDir, commitId, branch, false, monitor);
+	}
+
+	@Override
+	public void fireEvent(StateEvent event) {
+		fire(event);
+	}
+
+	private StateInfo save(File gitDir, String commitId, String branchName, boolean atHead, IProgressMonitor monitor)
+			throws CoreException {
+		if (!atHead && (commitId == null || !ObjectId.isId(commitId))) {
+			throw new IllegalArgumentException("not a commit id: " + commitId); //$NON-NLS-1$
+		}
+		File dir = StateStore.canonical(gitDir);
+		SubMonitor sub = SubMonitor.convert(monitor, NLS.bind(Messages.Service_saving, dir), 100);
+		long start = System.nanoTime();
+		String commit = commitId;
+		String branch = branchName;
+		ReentrantLock lock = repositoryLocks.computeIfAbsent(dir, d -> new ReentrantLock());
+		lock.lock();
+		try (Repository repository = open(dir)) {
+			if (atHead) {
+				ObjectId head = repository.resolve(Constants.HEAD);
+				if (head == null) {
+					throw new CoreException(Status.error(NLS.bind(Messages.Service_noHead, dir)));
+				}
+				commit = head.name();
+				branch = currentBranch(repository);
+			}
+			List<IProject> projects = projectsOf(dir);
+			if (projects.isEmpty()) {
+				String message = NLS.bind(Messages.Service_noProjects, dir);
+				fire(new StateEvent(StateEvent.Kind.SKIPPED, dir, commit, branch, message, Status.info(message), 0,
+						0, 0, elapsed(start)));
+				throw new CoreException(Status.info(message));
+			}
+			List<String> dirty = relevant(ChangedPaths.dirty(repository), repository, projects);
+			sub.worked(5);
+			Written written = write(dir, repository, commit, branch, projects, dirty, sub.split(90));
+			StateInfo info = written.info();
+			StateStore.AddResult added = store().add(info, commitsInUse(repository), budgetBytes());
+			sub.worked(5);
+			MultiStatus problems = written.problems();
+			String message = problems.isOK() ? NLS.bind(Messages.Service_saved, new Object[] { dir, shortId(commit),
+					Long.valueOf(written.files()) }) : NLS.bind(Messages.Service_savedPartly, dir, shortId(commit));
+			fire(new StateEvent(StateEvent.Kind.SAVED, dir, commit, branch, message,
+					problems.isOK() ? Status.OK_STATUS : problems, written.files(), info.uncompressedSize(), 0,
+					elapsed(start)));
+			return added.added();
+		} catch (OperationCanceledException e) {
+			String message = NLS.bind(Messages.Service_saveCanceled, dir);
+			fire(new StateEvent(StateEvent.Kind.SKIPPED, dir, commit, branch, message, Status.CANCEL_STATUS, 0, 0, 0,
+					elapsed(start)));
+			throw e;
+		} catch (CoreException e) {
+			if (e.getStatus().getSeverity() == IStatus.INFO) {
+				throw e; // skipped, already told
+			}
+			throw saveFailed(dir, commit, branch, e.getStatus().getMessage(), e, start);
+		} catch (IOException | RuntimeException e) {
+			throw saveFailed(dir, commit, branch, String.valueOf(e.getMessage()), e, start);
+		} finally {
+			lock.unlock();
+		}
+	}
+
+	/** What writing a state archive produced: the state, the contributors' failures, the entries written. */
+	private record Written(StateInfo info, MultiStatus problems, long files) {
+	}
+
+	private Written write(File dir, Repository repository, String commit, String branch, List<IProject> projects,
+			List<String> dirty, SubMonitor monitor) throws IOException, CoreException {
+		StateStore store = store();
+		Path archive = store.newArchivePath(dir, commit);
+		ArchiveProgress progress = new ArchiveProgress();
+		WriteOptions options = WriteOptions.defaults()
+				.withLevel(intPreference(BranchstatePreferences.COMPRESSION_LEVEL, DEFAULT_LEVEL))
+				.withProgress(progress).withCancel(monitor::isCanceled);
+		int workers = intPreference(BranchstatePreferences.WORKER_THREADS, 0);
+		if (workers > 0) {
+			options = options.withWorkers(workers);
+		}
+		MultiStatus problems = new MultiStatus(StateService.class, 0, NLS.bind(Messages.Service_savedPartly, dir,
+				shortId(commit)));
+		List<StateLayout.Part> parts = new ArrayList<>();
+		Map<String, Integer> versions = new TreeMap<>();
+		List<Descriptor> descriptors = contributors.descriptors();
+		SubMonitor loop = monitor.split(70).setWorkRemaining(Math.max(1, descriptors.size() * projects.size()));
+		WriteResult result;
+		try (ArchiveWriter writer = Archives.newWriter(archive, options)) {
+			int applicable = 0;
+			for (Descriptor d : descriptors) {
+				Optional<IStateContributor> c = d.contributor();
+				if (c.isEmpty()) {
+					loop.worked(projects.size());
+					continue;
+				}
+				IStateContributor contributor = c.get();
+				Outcome<Integer> version = ContributorRegistry.safely(() -> Integer.valueOf(contributor.version()));
+				if (!version.ok()) {
+					problems.add(ContributorRegistry.statusOf(d.id(), version.failure()));
+					loop.worked(projects.size());
+					continue;
+				}
+				for (IProject project : projects) {
+					monitor.checkCanceled();
+					Outcome<Boolean> applies = ContributorRegistry
+							.safely(() -> Boolean.valueOf(contributor.appliesTo(project)));
+					if (!applies.ok() || !Boolean.TRUE.equals(applies.value())) {
+						if (!applies.ok()) {
+							problems.add(ContributorRegistry.statusOf(
+									NLS.bind(Messages.Service_contributorSaveFailed, d.id(), project.getName()),
+									applies.failure()));
+						}
+						loop.worked(1);
+						continue;
+					}
+					applicable++;
+					StateLayout.Part part = new StateLayout.Part(d.id(), version.value().intValue(),
+							project.getName());
+					SaveContext context = new SaveContext(writer, part.prefix(), project, commit);
+					SubMonitor step = loop.split(1);
+					Outcome<Object> saved = ContributorRegistry.safely(() -> {
+						contributor.save(context, step);
+						return null;
+					});
+					if (context.writerFailure() != null) {
+						throw context.writerFailure();
+					}
+					monitor.checkCanceled();
+					if (saved.ok()) {
+						parts.add(part);
+						versions.put(d.id(), version.value());
+					} else {
+						problems.add(ContributorRegistry.statusOf(
+								NLS.bind(Messages.Service_contributorSaveFailed, d.id(), project.getName()),
+								saved.failure()));
+					}
+				}
+			}
+			if (parts.isEmpty() && applicable > 0) {
+				throw new CoreException(problems);
+			}
+			FileTime time = FileTime.from(Instant.now());
+			writer.addBytes(StateLayout.PARTS, StateLayout.encode(parts), ArchiveWriter.DEFAULT_FILE_MODE, time);
+			writer.addBytes(StateLayout.PROPERTIES, properties(commit, branch, projects, dirty),
+					ArchiveWriter.DEFAULT_FILE_MODE, time);
+			monitor.split(15);
+			result = writer.commit();
+		} catch (ArchiveCanceledException e) {
+			throw new OperationCanceledException(e.getMessage());
+		}
+		Instant now = Instant.now();
+		List<String> branches = new ArrayList<>();
+		if (branch != null) {
+			branches.add(branch);
+		}
+		for (String b : branchesAt(repository, commit)) {
+			if (!branches.contains(b)) {
+				branches.add(b);
+			}
+		}
+		return new Written(new StateInfo(dir, commit, List.copyOf(branches), archive, now, now, result.archiveSize(),
+				result.uncompressedBytes(), Map.copyOf(versions), List.copyOf(dirty)), problems, result.entries());
+	}
+
+	private static byte[] properties(String commit, String branch, List<IProject> projects, List<String> dirty) {
+		StringBuilder b = new StringBuilder();
+		b.append("commit=").append(commit).append('\n'); //$NON-NLS-1$
+		b.append("branch=").append(branch == null ? "" : branch).append('\n'); //$NON-NLS-1$ //$NON-NLS-2$
+		b.append("created=").append(Instant.now()).append('\n'); //$NON-NLS-1$
+		b.append("projects=").append(String.join(",", projects.stream().map(IProject::getName).toList())) //$NON-NLS-1$ //$NON-NLS-2$
+				.append('\n');
+		b.append("dirty=").append(dirty.size()).append('\n'); //$NON-NLS-1$
+		return b.toString().getBytes(StandardCharsets.UTF_8);
+	}
+
+	private CoreException saveFailed(File dir, String commit, String branch, String reason, Throwable e,
+			long start) {
+		String message = NLS.bind(Messages.Service_saveFailed, new Object[] { dir, shortId(commit), reason });
+		IStatus status = failure(message, e);
+		Log.log(status);
+		fire(new StateEvent(StateEvent.Kind.FAILED, dir, commit, branch, message, status, 0, 0, 0,
+				elapsed(start)));
+		return new CoreException(status);
+	}
+
+	// ---------------------------------------------------------------------------------------------- restore
+
+	@Override
+	public RestoreResult restore(File gitDir, String commitId, IProgressMonitor monitor) throws CoreException {
+		File dir = StateStore.canonical(gitDir);
+		SubMonitor sub = SubMonitor.convert(monitor, NLS.bind(Messages.Service_restoring, dir, shortId(commitId)),
+				100);
+		long start = System.nanoTime();
+		String branch = null;
+		ReentrantLock lock = repositoryLocks.computeIfAbsent(dir, d -> new ReentrantLock());
+		lock.lock();
+		try (Repository repository = open(dir)) {
+			branch = currentBranch(repository);
+			StateStore store = store();
+			Optional<StateInfo> found = store.find(dir, commitId);
+			if (found.isEmpty()) {
+				String message = NLS.bind(Messages.Service_noState, dir, shortId(commitId));
+				fire(new StateEvent(StateEvent.Kind.SKIPPED, dir, commitId, branch, message, Status.info(message), 0,
+						0, 0, elapsed(start)));
+				throw new CoreException(Status.info(message));
+			}
+			StateInfo state = found.get();
+			ObjectId head = repository.resolve(Constants.HEAD);
+			String current = head == null ? null : head.name();
+			MultiStatus problems = new MultiStatus(StateService.class, 0,
+					NLS.bind(Messages.Service_restoredPartly, dir, shortId(commitId)));
+			try (ArchiveReader reader = Archives.open(state.archive())) {
+				List<Selected> selected = select(reader, dir, problems);
+				sub.worked(2);
+				long files = verify(reader, selected, sub.split(28));
+				Map<IProject, Set<IPath>> changed = changedPaths(repository, state,
+						selected.stream().map(Selected::project).distinct().toList());
+				sub.worked(5);
+				AtomicLong touched = new AtomicLong();
+				List<RestoreContext> contexts = new ArrayList<>();
+				int[] succeeded = new int[1];
+				ISchedulingRule rule = MultiRule.combine(
+						selected.stream().map(Selected::project).distinct().toArray(ISchedulingRule[]::new));
+				workspace.run(m -> {
+					SubMonitor work = SubMonitor.convert(m, selected.size() + changed.size());
+					for (Selected s : selected) {
+						RestoreContext context = new RestoreContext(reader, s.part(), s.project(), state.commitId(),
+								current, changed.getOrDefault(s.project(), Set.of()),
+								intPreference(BranchstatePreferences.WORKER_THREADS, 0), sub::isCanceled);
+						contexts.add(context);
+						SubMonitor step = work.split(1);
+						Outcome<Object> outcome = ContributorRegistry.safely(() -> {
+							s.contributor().restore(context, step);
+							return null;
+						});
+						sub.checkCanceled();
+						if (outcome.ok()) {
+							succeeded[0]++;
+						} else {
+							problems.add(ContributorRegistry.statusOf(NLS.bind(Messages.Service_contributorRestoreFailed,
+									s.part().contributorId(), s.project().getName()), outcome.failure()));
+						}
+					}
+					for (Map.Entry<IProject, Set<IPath>> e : changed.entrySet()) {
+						touched.addAndGet(touch(e.getKey(), e.getValue()));
+						work.worked(1);
+					}
+				}, rule, IWorkspace.AVOID_UPDATE, sub.split(60));
+				if (!selected.isEmpty() && succeeded[0] == 0) {
+					throw new CoreException(problems);
+				}
+				store.touch(state, Instant.now());
+				sub.worked(5);
+				long written = contexts.stream().mapToLong(c -> c.written.get()).sum();
+				long deleted = contexts.stream().mapToLong(c -> c.deleted.get()).sum();
+				Duration duration = elapsed(start);
+				String message = problems.isOK()
+						? NLS.bind(Messages.Service_restored, new Object[] { dir, shortId(commitId),
+								Long.valueOf(written), Long.valueOf(touched.get()) })
+						: problems.getMessage();
+				fire(new StateEvent(StateEvent.Kind.RESTORED, dir, commitId, branch, message,
+						problems.isOK() ? Status.OK_STATUS : problems, files, state.uncompressedSize(), touched.get(),
+						duration));
+				return new RestoreResult(state, files, written, deleted, touched.get(), duration);
+			}
+		} catch (OperationCanceledException e) {
+			String message = NLS.bind(Messages.Service_restoreCanceled, dir);
+			fire(new StateEvent(StateEvent.Kind.SKIPPED, dir, commitId, branch, message, Status.CANCEL_STATUS, 0, 0,
+					0, elapsed(start)));
+			throw e;
+		} catch (CoreException e) {
+			if (e.getStatus().getSeverity() == IStatus.INFO) {
+				throw e;
+			}
+			if (e.getStatus().getSeverity() == IStatus.CANCEL) {
+				throw new OperationCanceledException();
+			}
+			throw restoreFailed(dir, commitId, branch, e.getStatus().getMessage(), e, start);
+		} catch (IOException | RuntimeException e) {
+			throw restoreFailed(dir, commitId, branch, String.valueOf(e.getMessage()), e, start);
+		} finally {
+			lock.unlock();
+		}
+	}
+
+	/** One part of the state to restore, with the contributor that reads it and the project it goes to. */
+	private record Selected(StateLayout.Part part, IStateContributor contributor, IProject project) {
+	}
+
+	private List<Selected> select(ArchiveReader reader, File dir, MultiStatus problems) throws IOException {
+		List<StateLayout.Part> parts = StateLayout.decode(reader.readAllBytes(StateLayout.PARTS, 16 << 20));
+		List<IProject> projects = projectsOf(dir);
+		List<Selected> result = new ArrayList<>();
+		for (Descriptor d : contributors.descriptors()) { // priority order
+			for (StateLayout.Part part : parts) {
+				if (!part.contributorId().equals(d.id())) {
+					continue;
+				}
+				IProject project = projects.stream().filter(p -> p.getName().equals(part.project())).findFirst()
+						.orElse(null);
+				if (project == null) {
+					continue; // no longer in the workspace
+				}
+				Optional<IStateContributor> c = d.contributor();
+				if (c.isEmpty()) {
+					continue;
+				}
+				Outcome<Boolean> readable = ContributorRegistry
+						.safely(() -> Boolean.valueOf(c.get().canRead(part.version())));
+				if (readable.ok() && Boolean.TRUE.equals(readable.value())) {
+					result.add(new Selected(part, c.get(), project));
+				} else {
+					problems.add(Status.info(NLS.bind(Messages.Service_contributorVersion, d.id(),
+							Integer.valueOf(part.version()))));
+				}
+			}
+		}
+		for (StateLayout.Part part : parts) {
+			if (contributors.find(part.contributorId()).isEmpty()) {
+				problems.add(Status.info(NLS.bind(Messages.Service_contributorMissing, part.contributorId())));
+			}
+		}
+		return result;
+	}
+
+	/**
+	 * Reads every entry that will be restored to its end, which checks sizes and CRC-32: a damaged archive is found
+	 * before anything is written. @return the number of files in the parts
+	 */
+	private static long verify(ArchiveReader reader, List<Selected> selected, SubMonitor monitor) throws IOException {
+		monitor.setTaskName(Messages.Service_verifying);
+		List<ArchiveEntry> entries = new ArrayList<>();
+		for (Selected s : selected) {
+			entries.addAll(reader.entries(s.part().prefix()).stream().filter(ArchiveEntry::isFile).toList());
+		}
+		verifyEntries(reader, entries, monitor::isCanceled);
+		return entries.size();
+	}
+
+	/** Drains the entries in parallel; the first damaged entry ends it with its exception. */
+	public static void verifyEntries(ArchiveReader reader, List<ArchiveEntry> entries,
+			java.util.function.BooleanSupplier canceled) throws IOException {
+		IOException[] failure = new IOException[1];
+		entries.parallelStream().forEach(e -> {
+			if (failure[0] != null || canceled.getAsBoolean()) {
+				return;
+			}
+			try (InputStream in = reader.openStream(e.name())) {
+				in.transferTo(java.io.OutputStream.nullOutputStream());
+			} catch (IOException | RuntimeException ex) {
+				synchronized (failure) {
+					if (failure[0] == null) {
+						failure[0] = ex instanceof IOException io ? io : new IOException(ex.getMessage(), ex);
+					}
+				}
+			}
+		});
+		if (canceled.getAsBoolean()) {
+			throw new OperationCanceledException();
+		}
+		if (failure[0] != null) {
+			throw failure[0];
+		}
+	}
+
+	private Map<IProject, Set<IPath>> changedPaths(Repository repository, StateInfo state, List<IProject> projects)
+			throws CoreException {
+		Set<String> changed;
+		try {
+			changed = ChangedPaths.compute(repository, state.commitId(), state.dirtyPaths());
+		} catch (IOException | RuntimeException e) {
+			throw new CoreException(Status.error(NLS.bind(Messages.Service_changedPathsFailed, state.commitId()), e));
+		}
+		Map<IProject, Set<IPath>> result = new LinkedHashMap<>();
+		Map<IProject, String> prefixes = prefixes(repository, projects);
+		for (String path : changed) {
+			for (Map.Entry<IProject, String> p : prefixes.entrySet()) {
+				String prefix = p.getValue();
+				if (prefix.isEmpty() || path.startsWith(prefix + '/')) {
+					IPath relative = IPath.fromPortableString(prefix.isEmpty() ? path : path.substring(prefix.length() + 1));
+					if (!DerivedResourcesContributor.isDerived(p.getKey(), relative)) {
+						result.computeIfAbsent(p.getKey(), k -> new TreeSet<>(
+								(a, b) -> a.toPortableString().compareTo(b.toPortableString()))).add(relative);
+					}
+				}
+			}
+		}
+		return result;
+	}
+
+	/** @return the repository-relative location of each project ("" for a project at the work tree root) */
+	private static Map<IProject, String> prefixes(Repository repository, List<IProject> projects) {
+		Map<IProject, String> result = new HashMap<>();
+		Path workTree;
+		try {
+			workTree = repository.getWorkTree().toPath().toRealPath();
+		} catch (IOException e) {
+			workTree = repository.getWorkTree().toPath().toAbsolutePath();
+		}
+		for (IProject p : projects) {
+			try {
+				Path location = p.getLocation().toFile().toPath().toRealPath();
+				if (location.startsWith(workTree)) {
+					result.put(p, workTree.relativize(location).toString().replace(File.separatorChar, '/'));
+				}
+			} catch (IOException e) {
+				// a project whose folder is gone has nothing to rebuild
+			}
+		}
+		return result;
+	}
+
+	/** @return the dirty paths that lie in a project and are not derived data */
+	private static List<String> relevant(Set<String> paths, Repository repository, List<IProject> projects) {
+		Map<IProject, String> prefixes = prefixes(repository, projects);
+		List<String> result = new ArrayList<>();
+		for (String path : paths) {
+			for (Map.Entry<IProject, String> p : prefixes.entrySet()) {
+				String prefix = p.getValue();
+				if (prefix.isEmpty() || path.startsWith(prefix + '/')) {
+					IPath relative = IPath.fromPortableString(prefix.isEmpty() ? path : path.substring(prefix.length() + 1));
+					if (!DerivedResourcesContributor.isDerived(p.getKey(), relative)) {
+						result.add(path);
+						break;
+					}
+				}
+			}
+		}
+		return result;
+	}
+
+	/** Touches the changed source files so that incremental builders redo them. @return files touched */
+	private static long touch(IProject project, Set<IPath> paths) throws CoreException {
+		long count = 0;
+		for (IPath path : paths) {
+			IFile file = project.getFile(path);
+			file.refreshLocal(IResource.DEPTH_ZERO, null);
+			if (file.exists() && !file.isDerived(IResource.CHECK_ANCESTORS)) {
+				file.touch(null);
+				count++;
+			}
+		}
+		return count;
+	}
+
+	private CoreException restoreFailed(File dir, String commit, String branch, String reason, Throwable e,
+			long start) {
+		String message = NLS.bind(Messages.Service_restoreFailed, new Object[] { dir, shortId(commit), reason });
+		IStatus status = failure(message, e);
+		Log.log(status);
+		fire(new StateEvent(StateEvent.Kind.FAILED, dir, commit, branch, message, status, 0, 0, 0,
+				elapsed(start)));
+		return new CoreException(status);
+	}
+
+	// ---------------------------------------------------------------------------------------------- helpers
+
+	/** @return an ERROR status for a failed operation, with the contributors' failures as children if any */
+	private static IStatus failure(String message, Throwable e) {
+		if (e instanceof CoreException ce && ce.getStatus() instanceof MultiStatus ms && ms.getChildren().length > 0) {
+			MultiStatus status = new MultiStatus(StateService.class, 0, message);
+			status.add(Status.error(message, e));
+			for (IStatus child : ms.getChildren()) {
+				status.add(child);
+			}
+			return status;
+		}
+		return Status.error(message, e);
+	}
+
+	/** Reads every entry of a stored state (sizes and CRC-32 checked). @throws IOException for a damaged one */
+	public void verify(StateInfo state, IProgressMonitor monitor) throws IOException {
+		SubMonitor sub = SubMonitor.convert(monitor, 1);
+		try (ArchiveReader reader = Archives.open(state.archive())) {
+			StateLayout.decode(reader.readAllBytes(StateLayout.PARTS, 16 << 20));
+			verifyEntries(reader, reader.entries().stream().filter(ArchiveEntry::isFile).toList(), sub::isCanceled);
+		}
+	}
+
+	static Repository open(File gitDir) throws IOException {
+		if (!Files.isDirectory(gitDir.toPath())) {
+			throw new IOException(NLS.bind(Messages.Service_noRepository, gitDir));
+		}
+		return new FileRepositoryBuilder().setGitDir(gitDir).setMustExist(true).build();
+	}
+
+	private static String currentBranch(Repository repository) throws IOException {
+		String full = repository.getFullBranch();
+		return full != null && full.startsWith(Constants.R_HEADS) ? Repository.shortenRefName(full) : null;
+	}
+
+	private static List<String> branchesAt(Repository repository, String commit) throws IOException {
+		List<String> result = new ArrayList<>();
+		for (Ref ref : repository.getRefDatabase().getRefsByPrefix(Constants.R_HEADS)) {
+			if (ref.getObjectId() != null && ref.getObjectId().name().equals(commit)) {
+				result.add(Repository.shortenRefName(ref.getName()));
+			}
+		}
+		return result;
+	}
+
+	/** @return the commits that a local branch or HEAD points at now */
+	static Set<String> commitsInUse(Repository repository) throws IOException {
+		Set<String> result = new HashSet<>();
+		for (Ref ref : repository.getRefDatabase().getRefsByPrefix(Constants.R_HEADS)) {
+			if (ref.getObjectId() != null) {
+				result.add(ref.getObjectId().name());
+			}
+		}
+		ObjectId head = repository.resolve(Constants.HEAD);
+		if (head != null) {
+			result.add(head.name());
+		}
+		return result;
+	}
+
+	private static String shortId(String commit) {
+		return commit == null ? "?" : commit.substring(0, Math.min(10, commit.length())); //$NON-NLS-1$
+	}
+
+	private static Duration elapsed(long start) {
+		return Duration.ofNanos(System.nanoTime() - start);
+	}
+}

@@ -1,0 +1,378 @@
+package dev.branchstate.core.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.eclipse.core.resources.IFile;
+import org.eclipse.core.resources.IMarker;
+import org.eclipse.core.resources.IProject;
+import org.eclipse.core.resources.IResource;
+import org.eclipse.core.runtime.CoreException;
+import org.eclipse.core.runtime.ILogListener;
+import org.eclipse.core.runtime.IProgressMonitor;
+import org.eclipse.core.runtime.IStatus;
+import org.eclipse.core.runtime.NullProgressMonitor;
+import org.eclipse.core.runtime.OperationCanceledException;
+import org.eclipse.core.runtime.Platform;
+import org.eclipse.core.runtime.Status;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import dev.branchstate.core.BranchstatePreferences;
+import dev.branchstate.core.IRestoreContext;
+import dev.branchstate.core.ISaveContext;
+import dev.branchstate.core.IStateContributor;
+import dev.branchstate.core.RestoreResult;
+import dev.branchstate.core.StateEvent;
+import dev.branchstate.core.StateInfo;
+import dev.branchstate.core.internal.contributors.DerivedResourcesContributor;
+import dev.branchstate.core.internal.contributors.ProblemMarkersContributor;
+
+/** The state service on a real workspace and a real Git repository. */
+class StateServiceTest {
+
+	@TempDir
+	Path temp;
+
+	private Fixtures f;
+
+	@BeforeEach
+	void setUp() throws Exception {
+		f = new Fixtures(temp, "svc" + System.nanoTime());
+	}
+
+	@AfterEach
+	void tearDown() throws Exception {
+		f.close();
+	}
+
+	@Test
+	void restoreBringsBackDerivedFilesAndMarkersAndTouchesOnlyChangedSources() throws Exception {
+		byte[] a = Fixtures.random(5000, 1);
+		byte[] b = Fixtures.random(7000, 2);
+		f.output(Map.of("A.class", a, "pkg/B.class", b));
+		f.problem("src/A.java", "error in A", 3);
+		f.problem("src/B.java", "error in B", 7);
+		List<String> markers = f.problems();
+		String c1 = f.git.getRepository().resolve(Constants.HEAD).name();
+
+		StateInfo saved = f.service.save(f.gitDir(), new NullProgressMonitor());
+
+		assertThat(saved.commitId()).isEqualTo(c1);
+		assertThat(saved.branches()).containsExactly("main");
+		assertThat(saved.contributors()).containsEntry(DerivedResourcesContributor.ID, 1)
+				.containsEntry(ProblemMarkersContributor.ID, 1);
+		assertThat(saved.archive()).isRegularFile();
+		assertThat(f.service.states(f.gitDir())).extracting(StateInfo::commitId).containsExactly(c1);
+		assertThat(f.events(StateEvent.Kind.SAVED)).hasSize(1).allMatch(e -> e.status().isOK());
+
+		// the derived data and markers drift away; a source file becomes dirty
+		Files.write(f.workTree.resolve("bin/A.class"), Fixtures.random(5000, 99));
+		Files.delete(f.workTree.resolve("bin/pkg/B.class"));
+		Files.write(f.workTree.resolve("bin/stale.class"), new byte[] { 1, 2, 3 });
+		f.project.deleteMarkers(IMarker.PROBLEM, true, IResource.DEPTH_INFINITE);
+		f.problem("README.md", "unrelated", 1);
+		f.write("src/B.java", "class B { int changed; }\n");
+		f.project.refreshLocal(IResource.DEPTH_INFINITE, null);
+		IFile sourceA = f.project.getFile("src/A.java");
+		IFile sourceB = f.project.getFile("src/B.java");
+		long stampA = sourceA.getModificationStamp();
+		long stampB = sourceB.getModificationStamp();
+		Map<String, String> before = Fixtures.hashes(f.workTree);
+
+		RestoreResult result = f.service.restore(f.gitDir(), c1, new NullProgressMonitor());
+
+		assertThat(Files.readAllBytes(f.workTree.resolve("bin/A.class"))).isEqualTo(a);
+		assertThat(Files.readAllBytes(f.workTree.resolve("bin/pkg/B.class"))).isEqualTo(b);
+		assertThat(Fixtures.files(f.workTree.resolve("bin"))).containsExactly("A.class", "pkg/B.class");
+		assertThat(result.filesWritten()).isEqualTo(2);
+		assertThat(result.filesDeleted()).isEqualTo(1);
+		assertThat(f.problems()).isEqualTo(markers);
+		assertThat(f.project.getFolder("bin").isDerived()).isTrue();
+		assertThat(f.project.getFile("bin/pkg/B.class").exists()).isTrue();
+		// only the source that differs from the state is handed to the builders
+		assertThat(result.changedSources()).isEqualTo(1);
+		assertThat(sourceB.getModificationStamp()).isNotEqualTo(stampB);
+		assertThat(sourceA.getModificationStamp()).isEqualTo(stampA);
+		// nothing but derived files changed on disk
+		Map<String, String> after = Fixtures.hashes(f.workTree);
+		before.keySet().removeIf(k -> k.startsWith("bin"));
+		after.keySet().removeIf(k -> k.startsWith("bin"));
+		assertThat(after).isEqualTo(before);
+		assertThat(f.events(StateEvent.Kind.RESTORED)).singleElement()
+				.satisfies(e -> assertThat(e.status().isOK()).isTrue())
+				.satisfies(e -> assertThat(e.rebuilt()).isEqualTo(1));
+	}
+
+	@Test
+	void aContributorThatThrowsIsSkippedAndReported() throws Exception {
+		byte[] a = Fixtures.random(3000, 3);
+		f.output(Map.of("A.class", a));
+		List<String> restoredBy = new CopyOnWriteArrayList<>();
+		f.register(f.service.contributors().register("test.throwsOnSave", "throws on save", 1,
+				new TestContributor() {
+					@Override
+					public void save(ISaveContext context, IProgressMonitor monitor) {
+						throw new IllegalStateException("boom on save");
+					}
+				}));
+		f.register(f.service.contributors().register("test.throwsOnRestore", "throws on restore", 2,
+				new TestContributor() {
+					@Override
+					public void restore(IRestoreContext context, IProgressMonitor monitor) throws CoreException {
+						restoredBy.add("throwsOnRestore");
+						throw new CoreException(Status.error("boom on restore"));
+					}
+				}));
+
+		StateInfo saved = f.service.save(f.gitDir(), new NullProgressMonitor());
+
+		assertThat(saved.contributors()).containsKeys(DerivedResourcesContributor.ID, ProblemMarkersContributor.ID,
+				"test.throwsOnRestore").doesNotContainKey("test.throwsOnSave");
+		StateEvent savedEvent = f.events(StateEvent.Kind.SAVED).get(0);
+		assertThat(savedEvent.status().getSeverity()).isEqualTo(IStatus.WARNING);
+		assertThat(messages(savedEvent.status())).contains("test.throwsOnSave");
+
+		Files.write(f.workTree.resolve("bin/A.class"), new byte[] { 9 });
+		RestoreResult result = f.service.restore(f.gitDir(), saved.commitId(), new NullProgressMonitor());
+
+		assertThat(restoredBy).containsExactly("throwsOnRestore");
+		assertThat(Files.readAllBytes(f.workTree.resolve("bin/A.class"))).isEqualTo(a);
+		assertThat(result.filesWritten()).isEqualTo(1);
+		StateEvent restored = f.events(StateEvent.Kind.RESTORED).get(0);
+		assertThat(restored.status().getSeverity()).isEqualTo(IStatus.WARNING);
+		assertThat(messages(restored.status())).contains("test.throwsOnRestore");
+		assertThat(f.events(StateEvent.Kind.FAILED)).isEmpty();
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "flip", "truncate" })
+	void aCorruptArchiveRestoresNothingAndReportsOnce(String damage) throws Exception {
+		f.output(Map.of("big.class", Fixtures.random(300_000, 4), "small.class", "x".repeat(5000).getBytes()));
+		f.problem("src/A.java", "error in A", 3);
+		StateInfo saved = f.service.save(f.gitDir(), new NullProgressMonitor());
+		// the derived data moves on (as after a build on another branch)
+		Files.write(f.workTree.resolve("bin/big.class"), Fixtures.random(1000, 5));
+		Files.write(f.workTree.resolve("bin/other.class"), new byte[] { 7 });
+		f.project.refreshLocal(IResource.DEPTH_INFINITE, null);
+		f.project.deleteMarkers(IMarker.PROBLEM, true, IResource.DEPTH_INFINITE);
+		f.problem("src/B.java", "error in B", 1);
+		List<String> markers = f.problems();
+		long size = Files.size(saved.archive());
+		try (RandomAccessFile raf = new RandomAccessFile(saved.archive().toFile(), "rw")) {
+			if (damage.equals("flip")) {
+				for (long pos = size / 4; pos < size / 2; pos += 997) {
+					raf.seek(pos);
+					int v = raf.read();
+					raf.seek(pos);
+					raf.write(v ^ 0x5a);
+				}
+			} else {
+				raf.setLength(size * 2 / 3);
+			}
+		}
+		Map<String, String> before = Fixtures.hashes(f.workTree);
+		List<IStatus> logged = new CopyOnWriteArrayList<>();
+		ILogListener log = (status, plugin) -> {
+			if (status.getSeverity() == IStatus.ERROR) {
+				logged.add(status);
+			}
+		};
+		Platform.addLogListener(log);
+		try {
+			assertThatThrownBy(() -> f.service.restore(f.gitDir(), saved.commitId(), new NullProgressMonitor()))
+					.isInstanceOf(CoreException.class);
+		} finally {
+			Platform.removeLogListener(log);
+		}
+
+		// nothing restored, not even in part: the whole working tree is byte-identical, markers untouched
+		assertThat(Fixtures.hashes(f.workTree)).isEqualTo(before);
+		assertThat(f.problems()).isEqualTo(markers);
+		assertThat(f.events(StateEvent.Kind.FAILED)).singleElement()
+				.satisfies(e -> assertThat(e.status().getSeverity()).isEqualTo(IStatus.ERROR))
+				.satisfies(e -> assertThat(e.commitId()).isEqualTo(saved.commitId()));
+		assertThat(f.events(StateEvent.Kind.RESTORED)).isEmpty();
+		assertThat(logged).hasSize(1);
+	}
+
+	@Test
+	void aNewerStateOfABranchRetiresTheOlderUnlessSomethingStillUsesIt() throws Exception {
+		f.output(Map.of("A.class", Fixtures.random(100, 6)));
+		StateInfo first = f.service.save(f.gitDir(), null);
+		f.write("src/C.java", "class C {}\n");
+		f.commit("c2");
+		StateInfo second = f.service.save(f.gitDir(), null);
+
+		assertThat(f.service.states(f.gitDir())).extracting(StateInfo::commitId).containsExactly(second.commitId());
+		assertThat(first.archive()).doesNotExist();
+
+		f.git.branchCreate().setName("keep").call(); // keep -> second
+		f.write("src/D.java", "class D {}\n");
+		f.commit("c3");
+		StateInfo third = f.service.save(f.gitDir(), null);
+		assertThat(f.service.states(f.gitDir())).extracting(StateInfo::commitId)
+				.containsExactly(third.commitId(), second.commitId());
+		assertThat(f.service.states(f.gitDir()).get(1).branches()).isEmpty();
+	}
+
+	@Test
+	void pastTheDiskBudgetTheLeastRecentlyUsedStatesGoButNeverTheOneJustSaved() throws Exception {
+		Fixtures.setPreference(BranchstatePreferences.DISK_BUDGET_MB, "1");
+		List<String> commits = new ArrayList<>();
+		List<String> evictedAfterThird = new ArrayList<>();
+		for (int i = 0; i < 4; i++) {
+			f.git.checkout().setCreateBranch(true).setName("b" + i).call();
+			f.write("src/N" + i + ".java", "class N" + i + " {}\n");
+			RevCommit c = f.commit("c" + i);
+			commits.add(c.name());
+			f.output(Map.of("big.class", Fixtures.random(400_000, 10 + i)));
+			f.service.save(f.gitDir(), null);
+			if (i == 2) {
+				// three states of ~400 KB exceed 1 MiB: state 1 goes, state 0 (restored since) stays
+				evictedAfterThird.addAll(commits);
+				evictedAfterThird.removeAll(f.service.states(f.gitDir()).stream().map(StateInfo::commitId).toList());
+			}
+			if (i == 1) {
+				// state 0 is used again: state 1 is now the least recently used
+				Thread.sleep(5);
+				f.git.checkout().setName("b0").call();
+				f.service.restore(f.gitDir(), commits.get(0), null);
+				f.git.checkout().setName("b1").call();
+			}
+			Thread.sleep(5);
+		}
+		List<StateInfo> states = f.service.states(f.gitDir());
+		assertThat(states.stream().mapToLong(StateInfo::size).sum()).isLessThanOrEqualTo(1 << 20);
+		assertThat(states).hasSize(2).extracting(StateInfo::commitId).contains(commits.get(3));
+		assertThat(evictedAfterThird).containsExactly(commits.get(1));
+
+		// a state larger than the whole budget is still kept when it is the one just saved
+		f.output(Map.of("huge.class", Fixtures.random(1_500_000, 42)));
+		StateInfo huge = f.service.save(f.gitDir(), null);
+		assertThat(f.service.states(f.gitDir())).extracting(StateInfo::commitId).containsExactly(huge.commitId());
+		assertThat(huge.archive()).isRegularFile();
+	}
+
+	@Test
+	void aCanceledSaveLeavesNothingBehind() throws Exception {
+		f.output(Map.of("A.class", Fixtures.random(100_000, 7)));
+		StateInfo first = f.service.save(f.gitDir(), null);
+		f.write("src/C.java", "class C {}\n");
+		f.commit("c2");
+		NullProgressMonitor monitor = new NullProgressMonitor();
+		f.register(f.service.contributors().register("test.cancels", "cancels", 500, new TestContributor() {
+			@Override
+			public void save(ISaveContext context, IProgressMonitor m) {
+				monitor.setCanceled(true);
+			}
+		}));
+
+		assertThatThrownBy(() -> f.service.save(f.gitDir(), monitor)).isInstanceOf(OperationCanceledException.class);
+
+		assertThat(f.service.states(f.gitDir())).extracting(StateInfo::commitId).containsExactly(first.commitId());
+		assertThat(Fixtures.files(f.storeDir.resolve("states"))).hasSize(1);
+		assertThat(f.events(StateEvent.Kind.SKIPPED)).filteredOn(e -> e.status().getSeverity() == IStatus.CANCEL)
+				.hasSize(1);
+	}
+
+	@Test
+	void theCatalogIsReadableWhileASaveRuns() throws Exception {
+		f.output(Map.of("A.class", Fixtures.random(1000, 8)));
+		StateInfo first = f.service.save(f.gitDir(), null);
+		f.write("src/C.java", "class C {}\n");
+		f.commit("c2");
+		CountDownLatch inSave = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		f.register(f.service.contributors().register("test.blocks", "blocks", 500, new TestContributor() {
+			@Override
+			public void save(ISaveContext context, IProgressMonitor m) {
+				inSave.countDown();
+				try {
+					release.await(30, TimeUnit.SECONDS);
+				} catch (InterruptedException e) {
+					Thread.currentThread().interrupt();
+				}
+			}
+		}));
+		Thread saver = new Thread(() -> {
+			try {
+				f.service.save(f.gitDir(), null);
+			} catch (CoreException e) {
+				throw new IllegalStateException(e);
+			}
+		});
+		saver.start();
+		try {
+			assertThat(inSave.await(30, TimeUnit.SECONDS)).isTrue();
+			assertThat(f.service.states(f.gitDir())).extracting(StateInfo::commitId)
+					.containsExactly(first.commitId());
+		} finally {
+			release.countDown();
+			saver.join(30_000);
+		}
+		assertThat(f.service.states(f.gitDir())).hasSize(1).extracting(StateInfo::commitId)
+				.doesNotContain(first.commitId());
+	}
+
+	@Test
+	void aRepositoryWithoutProjectsIsSkippedWithAReason() throws Exception {
+		IProject project = f.project;
+		project.close(null);
+		assertThatThrownBy(() -> f.service.save(f.gitDir(), null)).isInstanceOf(CoreException.class);
+		assertThat(f.events(StateEvent.Kind.SKIPPED)).filteredOn(e -> e.message().contains("No open workspace project"))
+				.hasSize(1);
+		project.open(null);
+	}
+
+	private static String messages(IStatus status) {
+		StringBuilder b = new StringBuilder(status.getMessage());
+		for (IStatus child : status.getChildren()) {
+			b.append(" / ").append(messages(child));
+		}
+		return b.toString();
+	}
+
+	/** A contributor that saves one small entry and checks it on restore. */
+	static class TestContributor implements IStateContributor {
+		@Override
+		public int version() {
+			return 1;
+		}
+
+		@Override
+		public boolean appliesTo(IProject project) {
+			return true;
+		}
+
+		@Override
+		public void save(ISaveContext context, IProgressMonitor monitor) throws CoreException {
+			try {
+				context.addBytes("data", new byte[] { 42 });
+			} catch (java.io.IOException e) {
+				throw new CoreException(Status.error(e.getMessage(), e));
+			}
+		}
+
+		@Override
+		public void restore(IRestoreContext context, IProgressMonitor monitor) throws CoreException {
+			// nothing to put back
+		}
+	}
+}
