@@ -22,7 +22,9 @@ if [ $BUILD = 1 ]; then
       package -DskipTests)
 fi
 JAR=$(ls "$ROOT"/bundles/dev.branchstate.archive/target/dev.branchstate.archive-*.jar | grep -v sources | head -1)
-CP="$JAR:$M2/com/github/luben/zstd-jni/1.5.7-28/zstd-jni-1.5.7-28.jar"
+mkdir -p "$WORK"
+cp "$JAR" "$WORK/dev.branchstate.archive.jar"   # a rebuild during the run does not change the measured code
+CP="$WORK/dev.branchstate.archive.jar:$M2/com/github/luben/zstd-jni/1.5.7-28/zstd-jni-1.5.7-28.jar"
 CP="$CP:$M2/org/apache/commons/commons-compress/1.28.0/commons-compress-1.28.0.jar"
 CP="$CP:$M2/commons-io/commons-io/2.20.0/commons-io-2.20.0.jar"
 CP="$CP:$M2/org/apache/commons/commons-lang3/3.18.0/commons-lang3-3.18.0.jar"

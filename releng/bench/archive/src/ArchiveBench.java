@@ -43,8 +43,10 @@ import dev.branchstate.archive.WriteResult;
  * ArchiveBench commons pack|extract ...                 (Commons Compress: ParallelScatterZipCreator / ZipFile)
  * </pre>
  *
- * Options by system property: bench.workers (default: available processors), bench.level, bench.chunk.
- * Prints "op_ms=N" (time inside the JVM, without start-up) and a short summary.
+ * Options by system property: bench.workers (default: available processors), bench.level, bench.chunk,
+ * bench.warmup (a directory packed and extracted once with the same tool before the timed operation, so that it
+ * runs in a warm JVM as it would in the IDE). Prints "op_ms=N op_cpu_ms=M" (wall and process CPU time of the
+ * timed operation inside the JVM, without start-up and warm-up) and a short summary.
  */
 public final class ArchiveBench {
 
@@ -52,6 +54,11 @@ public final class ArchiveBench {
 		String tool = args[0];
 		String op = args[1];
 		int workers = Integer.getInteger("bench.workers", Runtime.getRuntime().availableProcessors());
+		String warm = System.getProperty("bench.warmup");
+		if (warm != null) {
+			warmUp(tool, Paths.get(warm), workers);
+		}
+		long c0 = cpu();
 		long t0 = System.nanoTime();
 		String summary = switch (tool + " " + op) {
 			case "ours pack" -> oursPack(Paths.get(args[2]), Paths.get(args[3]), args.length > 4 ? Paths.get(args[4]) : null, workers);
@@ -62,7 +69,42 @@ public final class ArchiveBench {
 			case "commons extract" -> commonsExtract(Paths.get(args[2]), Paths.get(args[3]));
 			default -> throw new IllegalArgumentException(tool + " " + op);
 		};
-		System.out.println("op_ms=" + (System.nanoTime() - t0) / 1_000_000 + " " + summary);
+		System.out.println("op_ms=" + (System.nanoTime() - t0) / 1_000_000 + " op_cpu_ms=" + (cpu() - c0) / 1_000_000
+				+ " " + summary);
+	}
+
+	private static long cpu() {
+		return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+				.getOperatingSystemMXBean()).getProcessCpuTime();
+	}
+
+	/** Pack and extract a small tree once with the same tool, so the timed operation runs in a warm JVM. */
+	private static void warmUp(String tool, Path tree, int workers) throws Exception {
+		Path dir = Files.createTempDirectory("bench-warmup");
+		Path zip = dir.resolve("w.zip");
+		Path out = dir.resolve("out");
+		switch (tool) {
+			case "ours" -> {
+				oursPack(tree, zip, null, workers);
+				oursExtract(zip, out, false, workers);
+				oursExtract(zip, out, true, workers);
+				oursPack(out, dir.resolve("w2.zip"), zip, workers);
+			}
+			case "jdkzip" -> {
+				jdkPack(tree, zip);
+				jdkExtract(zip, out);
+			}
+			case "commons" -> {
+				commonsPack(tree, zip, workers);
+				commonsExtract(zip, out);
+			}
+			default -> throw new IllegalArgumentException(tool);
+		}
+		try (Stream<Path> s = Files.walk(dir)) {
+			for (Path p : (Iterable<Path>) s.sorted(java.util.Comparator.reverseOrder())::iterator) {
+				Files.delete(p);
+			}
+		}
 	}
 
 	private static String oursPack(Path src, Path archive, Path previous, int workers) throws IOException {

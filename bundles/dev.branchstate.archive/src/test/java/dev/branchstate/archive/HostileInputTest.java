@@ -150,7 +150,7 @@ class HostileInputTest {
 		byte[] base = baseArchive();
 		Random rnd = new Random(20261122);
 		List<byte[]> mutants = new ArrayList<>();
-		for (int i = 0; i < 3000; i++) {
+		for (int i = 0; i < 2000; i++) {
 			byte[] m = base.clone();
 			int kind = i % 4;
 			int flips = 1 + rnd.nextInt(3);

@@ -35,6 +35,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.CRC32;
 
+import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
 
 import dev.branchstate.archive.ArchiveCanceledException;
@@ -83,6 +84,11 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	private long filePosition;
 	private long unitCount;
 	private long bytesIn;
+	/** Small files waiting to be handed to a worker together (fewer hand-offs, one positional write). */
+	private final List<EntryRecord> batchRecords = new ArrayList<>();
+	private final List<Path> batchSources = new ArrayList<>();
+	private long batchRaw;
+	private long batchPacked;
 	private volatile boolean aborted;
 	private boolean finished;
 
@@ -240,6 +246,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	public WriteResult commit() throws IOException {
 		checkState();
 		try {
+			flushBatch();
 			awaitUnits();
 			long cdOffset;
 			synchronized (sequencer) {
@@ -395,7 +402,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 					return;
 				}
 				if (size <= chunkSize) {
-					submitSmall(r, takeSlot(r.name), source, size);
+					addToBatch(r, source, size);
 				} else {
 					submitLargeFile(r, source, size);
 				}
@@ -436,6 +443,99 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		u.payload = header;
 		u.length = header.capacity();
 		u.kind = Unit.SMALL;
+		deposit(u);
+	}
+
+	private static final int MAX_BATCH = 512;
+
+	private void addToBatch(EntryRecord r, Path source, long size) throws IOException {
+		long packed = Zstd.compressBound(size) + ZipFormat.LOC_LEN + r.nameBytes.length;
+		if (!batchRecords.isEmpty() && (batchRecords.size() >= MAX_BATCH || batchRaw + size > chunkSize
+				|| batchPacked + packed > packedCapacity())) {
+			flushBatch();
+		}
+		batchRecords.add(r);
+		batchSources.add(source);
+		batchRaw += size;
+		batchPacked += packed;
+	}
+
+	private long packedCapacity() {
+		return Zstd.compressBound(chunkSize) + Slot.HEADER_ROOM;
+	}
+
+	private void flushBatch() throws IOException {
+		if (batchRecords.isEmpty()) {
+			return;
+		}
+		EntryRecord[] recs = batchRecords.toArray(new EntryRecord[0]);
+		Path[] sources = batchSources.toArray(new Path[0]);
+		batchRecords.clear();
+		batchSources.clear();
+		batchRaw = 0;
+		batchPacked = 0;
+		Unit u = new Unit(unitCount++, recs[0]);
+		u.slot = takeSlot(recs[0].name);
+		u.kind = Unit.BATCH;
+		u.batch = recs;
+		u.batchOffsets = new int[recs.length];
+		run(u, () -> compressBatch(u, sources));
+	}
+
+	/** Reads, checksums and compresses several small files into one slot; they are written with one write. */
+	private void compressBatch(Unit u, Path[] sources) throws IOException {
+		ByteBuffer raw = u.slot.raw.clear();
+		ByteBuffer packed = u.slot.packed.clear();
+		ZstdCompressCtx ctx = context();
+		CRC32 crc = new CRC32();
+		int rawOff = 0;
+		int out = 0;
+		for (int i = 0; i < u.batch.length; i++) {
+			EntryRecord r = u.batch[i];
+			raw.limit(raw.capacity()).position(rawOff);
+			try (FileChannel ch = FileChannel.open(sources[i], StandardOpenOption.READ)) {
+				while (raw.hasRemaining()) {
+					if (ch.read(raw) < 0) {
+						break;
+					}
+				}
+				if (!raw.hasRemaining() && ch.position() < ch.size()) {
+					throw new ArchiveException("file grew while being archived: " + sources[i], target, r.name, -1);
+				}
+			}
+			int len = raw.position() - rawOff;
+			r.size = len;
+			crc.reset();
+			crc.update(raw.duplicate().position(rawOff).limit(rawOff + len));
+			r.crc = (int) crc.getValue();
+			int hdr = ZipFormat.localHeaderLength(r, false);
+			int room = packed.capacity() - out - hdr;
+			int csize = -1;
+			if (len >= 64 && Zstd.compressBound(len) <= room) {
+				csize = ctx.compressDirectByteBuffer(packed, out + hdr, room, raw, rawOff, len);
+				if (csize >= len - (len >> STORE_MIN_SAVING_SHIFT)) {
+					csize = -1;
+				}
+			}
+			if (csize < 0) {
+				if (len > room) {
+					throw new ArchiveException("file grew while being archived: " + sources[i], target, r.name, -1);
+				}
+				r.method = ArchiveEntry.METHOD_STORED;
+				r.csize = len;
+				packed.put(out + hdr, raw, rawOff, len);
+			} else {
+				r.method = ArchiveEntry.METHOD_ZSTD;
+				r.csize = csize;
+			}
+			ZipFormat.putLocalHeader(packed, out, r, false);
+			u.batchOffsets[i] = out;
+			out += hdr + (int) r.csize;
+			rawOff += len;
+		}
+		packed.limit(out).position(0);
+		u.payload = packed;
+		u.length = out;
 		deposit(u);
 	}
 
@@ -787,6 +887,13 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 				writeFully(u.payload, u.position, r);
 				progress.entryDone(r.size);
 			}
+			case Unit.BATCH -> {
+				writeFully(u.payload, u.position, r);
+				for (int i = 0; i < u.batch.length; i++) {
+					u.batch[i].localOffset = u.position + u.batchOffsets[i];
+					progress.entryDone(u.batch[i].size);
+				}
+			}
 			case Unit.LARGE_HEADER -> {
 				// region reserved; the header is written by finishLarge once sizes and CRC are known
 			}
@@ -894,6 +1001,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		static final int LARGE_HEADER = 1;
 		static final int CHUNK = 2;
 		static final int COPY = 3;
+		static final int BATCH = 4;
 		final long seq;
 		final EntryRecord record;
 		int kind;
@@ -904,6 +1012,8 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		Large large;
 		int chunk;
 		long copyFrom;
+		EntryRecord[] batch;
+		int[] batchOffsets;
 
 		Unit(long seq, EntryRecord record) {
 			this.seq = seq;
