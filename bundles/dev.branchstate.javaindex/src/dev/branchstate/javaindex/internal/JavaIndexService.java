@@ -347,7 +347,9 @@ public final class JavaIndexService implements IJavaIndex, IResourceChangeListen
 		for (String path : paths) {
 			IFile file = project.getFile(path);
 			IPath location = file.getLocation();
-			if (location != null && path.endsWith(".java") && file.exists() && !isDerived(file)) { //$NON-NLS-1$
+			// on disk, not in the workspace tree: after a restore the checkout may not have been refreshed yet
+			if (location != null && path.endsWith(".java") && Files.isRegularFile(location.toPath()) //$NON-NLS-1$
+					&& !isDerived(file)) {
 				candidates.add(location.toPath());
 				candidatePaths.add(path);
 			} else if (known.get(path) != null) {
@@ -628,6 +630,15 @@ public final class JavaIndexService implements IJavaIndex, IResourceChangeListen
 	@Override
 	public void removeListener(Consumer<IndexUpdate> listener) {
 		listeners.remove(listener);
+	}
+
+	/**
+	 * @return everything the index knows of a project, one line per compilation unit (path, hash, declarations,
+	 *         references), sorted: two indexes answer every query alike when their dumps are equal
+	 */
+	public String dump(IProject project) {
+		ProjectIndex index = indexes.get(project.getName());
+		return index == null ? "" : query(index, ProjectIndex::dump); //$NON-NLS-1$
 	}
 
 	/** @return the store directory of a project (for tests and the benchmark) */

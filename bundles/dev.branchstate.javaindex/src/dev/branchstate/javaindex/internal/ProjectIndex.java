@@ -29,13 +29,13 @@ import org.eclipse.emf.ecore.resource.ResourceSet;
 import org.eclipse.emf.ecore.resource.impl.BinaryResourceImpl;
 import org.eclipse.emf.ecore.resource.impl.ResourceSetImpl;
 
-import dev.branchstate.core.emf.EmfStates;
 import dev.branchstate.javaindex.Declaration;
 
 /**
  * The index of one project: the store (EMF binary resources under a directory of the bundle's state location) and
  * the in-memory tables the queries read. The store and the tables change together, under {@link #lock}; the store
- * is written through (temporary file, forced, atomic rename), so the directory always holds a usable index.
+ * is written through (temporary file, atomic rename; not forced: a file a crash left empty or torn fails to load
+ * and the store is rebuilt).
  * <p>
  * Store layout ({@link Layout}): one resource per compilation unit ({@code units/<path>.bin}), or a fixed number
  * of shards ({@code shards/<nn>.bin}) each holding the units whose path hashes to it. {@value #FORMAT_FILE} names
@@ -205,7 +205,10 @@ final class ProjectIndex {
 		}
 		ResourceSet set = resourceSet();
 		try (InputStream in = Files.newInputStream(path)) {
-			Resource resource = EmfStates.read(in, set, URI.createURI(file));
+			Resource resource = BinaryStore.read(in, set, URI.createURI(file));
+			if (resource.getContents().isEmpty()) {
+				throw new IOException("empty index file " + path); //$NON-NLS-1$
+			}
 			return new ArrayList<>(resource.getContents());
 		}
 	}
@@ -294,7 +297,7 @@ final class ProjectIndex {
 		Resource resource = new BinaryResourceImpl(URI.createURI(file));
 		resource.getContents().addAll(contents);
 		try {
-			EmfStates.saveToFile(resource, target);
+			BinaryStore.saveToFile(resource, target, false);
 		} finally {
 			// give the units back: the resource is only a vehicle for serialization
 			resource.getContents().clear();
@@ -343,6 +346,19 @@ final class ProjectIndex {
 
 	List<IPath> referencing(String name) {
 		return referencesByName.getOrDefault(name, Set.of()).stream().map(projectPath::append).toList();
+	}
+
+	String dump() {
+		StringBuilder out = new StringBuilder();
+		units.values().stream().sorted(Comparator.comparing(UnitSummary::path)).forEach(u -> {
+			out.append(u.path()).append(' ').append(u.hash()).append('\n');
+			for (Declaration d : u.declarations()) {
+				out.append("  ").append(d.kind()).append(' ').append(d.container()).append(' ').append(d.name()) //$NON-NLS-1$
+						.append(' ').append(d.modifiers()).append(' ').append(d.signature()).append('\n');
+			}
+			out.append("  refs ").append(String.join(",", u.references())).append('\n'); //$NON-NLS-1$ //$NON-NLS-2$
+		});
+		return out.toString();
 	}
 
 	/** @return whether the index has at least one unit */
