@@ -1,0 +1,117 @@
+package dev.branchstate.core.internal.switching;
+
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.eclipse.core.runtime.OperationCanceledException;
+import org.eclipse.core.runtime.SubMonitor;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.treewalk.TreeWalk;
+import org.eclipse.jgit.treewalk.filter.TreeFilter;
+
+import dev.branchstate.core.StateInfo;
+
+/**
+ * Picks the stored state to restore for a commit: the state of that very commit, else the state whose commit is the
+ * nearest ancestor (fewest parent steps, breadth first, at most {@code maxWalk} commits visited) provided that no more
+ * than {@code maxChangedFiles} files differ between the two commits (plus the state's dirty paths).
+ */
+final class StatePicker {
+
+	/** A state to restore: {@code distance} parent steps away, {@code changedFiles} files to rebuild. */
+	record Pick(StateInfo state, int distance, int changedFiles) {
+	}
+
+	/** Why nothing was picked, for the SKIPPED event. */
+	record NoPick(String reason) {
+	}
+
+	private final int maxWalk;
+	private final int maxChangedFiles;
+
+	StatePicker(int maxWalk, int maxChangedFiles) {
+		this.maxWalk = maxWalk;
+		this.maxChangedFiles = maxChangedFiles;
+	}
+
+	/**
+	 * @param states the repository's states, newest first
+	 * @return a {@link Pick} or a {@link NoPick}
+	 */
+	Object pick(Repository repository, List<StateInfo> states, String target, SubMonitor monitor) throws IOException {
+		Map<String, StateInfo> byCommit = new HashMap<>();
+		for (StateInfo state : states) {
+			byCommit.putIfAbsent(state.commitId(), state);
+		}
+		StateInfo exact = byCommit.get(target);
+		if (exact != null) {
+			return new Pick(exact, 0, exact.dirtyPaths().size());
+		}
+		if (byCommit.isEmpty()) {
+			return new NoPick(SwitchMessages.Switch_noStates);
+		}
+		try (RevWalk walk = new RevWalk(repository)) {
+			RevCommit start = walk.parseCommit(ObjectId.fromString(target));
+			ArrayDeque<RevCommit> queue = new ArrayDeque<>();
+			Map<RevCommit, Integer> depth = new HashMap<>();
+			Set<RevCommit> seen = new HashSet<>();
+			queue.add(start);
+			seen.add(start);
+			depth.put(start, 0);
+			int visited = 0;
+			monitor.setWorkRemaining(maxWalk);
+			while (!queue.isEmpty() && visited < maxWalk) {
+				if (monitor.isCanceled()) {
+					throw new OperationCanceledException();
+				}
+				RevCommit commit = queue.poll();
+				visited++;
+				monitor.worked(1);
+				StateInfo state = byCommit.get(commit.name());
+				if (state != null) {
+					int changed = countChangedFiles(repository, walk, commit, start, maxChangedFiles + 1)
+							+ state.dirtyPaths().size();
+					if (changed > maxChangedFiles) {
+						return new NoPick(SwitchMessages.bind(SwitchMessages.Switch_tooManyChanges,
+								new Object[] { commit.name().substring(0, 10), Integer.valueOf(changed),
+										Integer.valueOf(maxChangedFiles) }));
+					}
+					return new Pick(state, depth.get(commit).intValue(), changed);
+				}
+				walk.parseHeaders(commit);
+				for (RevCommit parent : commit.getParents()) {
+					if (seen.add(parent)) {
+						walk.parseHeaders(parent);
+						depth.put(parent, depth.get(commit) + 1);
+						queue.add(parent);
+					}
+				}
+			}
+			return new NoPick(SwitchMessages.bind(SwitchMessages.Switch_noAncestor, Integer.valueOf(maxWalk)));
+		}
+	}
+
+	/** @return the number of files that differ between the trees of two commits, counting at most {@code limit} */
+	private static int countChangedFiles(Repository repository, RevWalk walk, RevCommit from, RevCommit to, int limit)
+			throws IOException {
+		try (TreeWalk tree = new TreeWalk(repository)) {
+			tree.addTree(walk.parseCommit(from).getTree());
+			tree.addTree(walk.parseCommit(to).getTree());
+			tree.setRecursive(true);
+			tree.setFilter(TreeFilter.ANY_DIFF);
+			int count = 0;
+			while (tree.next() && count < limit) {
+				count++;
+			}
+			return count;
+		}
+	}
+}

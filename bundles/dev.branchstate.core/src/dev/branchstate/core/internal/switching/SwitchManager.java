@@ -1,0 +1,549 @@
+package dev.branchstate.core.internal.switching;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.eclipse.core.resources.IProject;
+import org.eclipse.core.resources.IResourceChangeEvent;
+import org.eclipse.core.resources.IResourceChangeListener;
+import org.eclipse.core.resources.IResourceDelta;
+import org.eclipse.core.resources.ISaveParticipant;
+import org.eclipse.core.resources.IWorkspace;
+import org.eclipse.core.resources.IncrementalProjectBuilder;
+import org.eclipse.core.runtime.CoreException;
+import org.eclipse.core.runtime.IProgressMonitor;
+import org.eclipse.core.runtime.NullProgressMonitor;
+import org.eclipse.core.runtime.OperationCanceledException;
+import org.eclipse.core.runtime.Platform;
+import org.eclipse.core.runtime.Status;
+import org.eclipse.core.runtime.SubMonitor;
+import org.eclipse.core.runtime.jobs.ISchedulingRule;
+import org.eclipse.core.runtime.jobs.Job;
+import org.eclipse.core.runtime.jobs.MultiRule;
+import org.eclipse.jgit.events.ListenerHandle;
+import org.eclipse.jgit.events.RefsChangedEvent;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.osgi.framework.FrameworkUtil;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+
+import dev.branchstate.core.BranchstatePreferences;
+import dev.branchstate.core.IStateListener;
+import dev.branchstate.core.IStateService;
+import dev.branchstate.core.StateEvent;
+import dev.branchstate.core.StateEvent.Kind;
+
+/**
+ * Switch detection and the gate (steps 1 and 2 of the switch protocol) for every Git repository that holds open
+ * projects of the workspace.
+ * <p>
+ * Detection: a JGit {@link RefsChangedEvent} listener on the global listener list (checkouts and resets made with
+ * JGit inside Eclipse), a {@link HeadWatcher} on each repository's HEAD (a {@code git checkout} in a terminal), a
+ * check in a PRE_BUILD listener before every build, and at start-up a comparison with the last handled HEAD kept in
+ * the state location (a HEAD moved while Eclipse was closed). Listeners do no I/O: they schedule the repository's
+ * {@link SwitchJob}.
+ * <p>
+ * Gate: the switch job's rule contains the workspace root and the build rule, so a build waits while a switch is
+ * handled; a build that starts before the job got its rule handles the switch itself, synchronously, in the PRE_BUILD
+ * listener, which runs in the build's thread before any builder and may modify the workspace. Both paths take the
+ * repository's lock, after the rule, so a switch is handled once.
+ * <p>
+ * Also saves the state of every repository at a full workspace save (shutdown), as a save participant.
+ */
+@Component(service = SwitchManager.class, immediate = true)
+public final class SwitchManager implements IResourceChangeListener, ISaveParticipant {
+
+	/** Job family of the switch jobs and the tracking job: join it to wait until pending switches are handled. */
+	public static final Object FAMILY = SwitchManager.class.getName();
+
+	private static final String SAVE_PARTICIPANT = "dev.branchstate.core.switching"; //$NON-NLS-1$
+	private static final String HEADS_FILE = "switching/heads.properties"; //$NON-NLS-1$
+
+	private final IStateService states;
+	private final IWorkspace workspace;
+	private final SwitchProtocol protocol;
+	private final Path headsFile;
+	private final IStateListener stateListener;
+	private final ListenerHandle refsListener;
+	private final HeadWatcher watcher;
+	private final Job trackJob;
+	/** Key (several per repository: as named, canonical) → repository. */
+	private final Map<String, TrackedRepository> repositories = new ConcurrentHashMap<>();
+	private final Object trackLock = new Object();
+	private HandledHeads heads;
+	private volatile boolean trackingStale = true;
+	private volatile boolean closed;
+
+	@Activate
+	public SwitchManager(@Reference IStateService states, @Reference IWorkspace workspace) {
+		this(states, workspace, defaultHeadsFile());
+	}
+
+	/**
+	 * @param headsFile where the last handled HEADs are kept, {@code null} to keep them in memory only
+	 */
+	public SwitchManager(IStateService states, IWorkspace workspace, Path headsFile) {
+		this.states = states;
+		this.workspace = workspace;
+		this.headsFile = headsFile;
+		this.protocol = new SwitchProtocol(states);
+		this.stateListener = protocol::observe;
+		states.addStateListener(stateListener);
+		this.trackJob = Job.createSystem(SwitchMessages.Switch_trackJobName, monitor -> {
+			if (!closed) {
+				reconcile();
+			}
+		});
+		HeadWatcher headWatcher = null;
+		try {
+			headWatcher = new HeadWatcher(this::headChanged, this::checkAll);
+		} catch (IOException e) {
+			SwitchLog.warning(SwitchMessages.bind(SwitchMessages.Switch_watchFailed, "*"), e); //$NON-NLS-1$
+		}
+		this.watcher = headWatcher;
+		this.refsListener = Repository.getGlobalListenerList().addRefsChangedListener(this::refsChanged);
+		workspace.addResourceChangeListener(this,
+				IResourceChangeEvent.POST_CHANGE | IResourceChangeEvent.PRE_BUILD | IResourceChangeEvent.POST_BUILD
+						| IResourceChangeEvent.PRE_REFRESH);
+		try {
+			workspace.addSaveParticipant(SAVE_PARTICIPANT, this);
+		} catch (CoreException e) {
+			SwitchLog.log(e.getStatus());
+		}
+		scheduleTracking();
+	}
+
+	private static Path defaultHeadsFile() {
+		return Platform.getStateLocation(FrameworkUtil.getBundle(SwitchManager.class)).append(HEADS_FILE).toPath();
+	}
+
+	/** Stops detection; a running switch is cancelled (and left as the protocol's cancel leaves it). */
+	@Deactivate
+	public void close() {
+		closed = true;
+		refsListener.remove();
+		workspace.removeResourceChangeListener(this);
+		workspace.removeSaveParticipant(SAVE_PARTICIPANT);
+		states.removeStateListener(stateListener);
+		if (watcher != null) {
+			watcher.close();
+		}
+		trackJob.cancel();
+		for (TrackedRepository repository : distinctRepositories()) {
+			repository.job.cancel();
+			try {
+				repository.job.join(10_000, null);
+			} catch (InterruptedException e) {
+				Thread.currentThread().interrupt();
+			}
+			repository.close();
+		}
+		repositories.clear();
+	}
+
+	/** @return a rule that contains every resource and the build rule: held, no build can start */
+	ISchedulingRule switchRule() {
+		return MultiRule.combine(workspace.getRoot(), workspace.getRuleFactory().buildRule());
+	}
+
+	static String key(File gitDir) {
+		return gitDir.getAbsoluteFile().toPath().normalize().toString();
+	}
+
+	/** @return the Git directories of the repositories followed now */
+	public List<File> repositories() {
+		return distinctRepositories().stream().map(r -> r.gitDir).toList();
+	}
+
+	/** @return the Git directory, as followed, of the repository at {@code gitDir}, if it holds open projects */
+	public Optional<File> repository(File gitDir) {
+		return Optional.ofNullable(repositories.get(key(gitDir))).map(r -> r.gitDir);
+	}
+
+	/** Finds the repositories of the workspace's projects again, in this thread. */
+	public void track() {
+		reconcile();
+	}
+
+	/**
+	 * Schedules a check of the repository's HEAD (as if an event had reported a move).
+	 *
+	 * @return whether the repository is followed
+	 */
+	public boolean requestCheck(File gitDir) {
+		TrackedRepository repository = repositories.get(key(gitDir));
+		if (repository == null) {
+			return false;
+		}
+		repository.job.schedule();
+		return true;
+	}
+
+	private Set<TrackedRepository> distinctRepositories() {
+		return new LinkedHashSet<>(repositories.values());
+	}
+
+	private void scheduleTracking() {
+		trackingStale = true;
+		if (!closed) {
+			trackJob.schedule();
+		}
+	}
+
+	// ---- detection: listeners only schedule work ----
+
+	private void refsChanged(RefsChangedEvent event) {
+		if (closed) {
+			return;
+		}
+		File directory = event.getRepository().getDirectory();
+		if (directory != null) {
+			TrackedRepository repository = repositories.get(key(directory));
+			if (repository != null) {
+				repository.job.schedule();
+			}
+		}
+	}
+
+	private void headChanged(String key) {
+		TrackedRepository repository = repositories.get(key);
+		if (repository != null && !closed) {
+			repository.job.schedule();
+		}
+	}
+
+	private void checkAll() {
+		if (!closed) {
+			distinctRepositories().forEach(r -> r.job.schedule());
+		}
+	}
+
+	@Override
+	public void resourceChanged(IResourceChangeEvent event) {
+		if (closed) {
+			return;
+		}
+		switch (event.getType()) {
+		case IResourceChangeEvent.PRE_REFRESH -> beforeRefresh(event.getSource());
+		case IResourceChangeEvent.PRE_BUILD -> beforeBuild();
+		case IResourceChangeEvent.POST_BUILD -> afterBuild(event);
+		case IResourceChangeEvent.POST_CHANGE -> {
+			if (projectsChanged(event.getDelta())) {
+				scheduleTracking();
+			}
+		}
+		default -> {
+			// not registered for other events
+		}
+		}
+	}
+
+	private static boolean projectsChanged(IResourceDelta delta) {
+		if (delta == null) {
+			return false;
+		}
+		for (IResourceDelta child : delta.getAffectedChildren()) {
+			if (child.getKind() != IResourceDelta.CHANGED
+					|| (child.getFlags() & (IResourceDelta.OPEN | IResourceDelta.DESCRIPTION)) != 0) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Before a project (or the workspace) is refreshed after a checkout, the workspace still has the markers of the
+	 * files the checkout deleted: the state being left is saved now, in the refreshing thread (reads only). Restoring
+	 * waits for the switch job or the build.
+	 */
+	private void beforeRefresh(Object source) {
+		for (TrackedRepository repository : distinctRepositories()) {
+			if (source instanceof IProject project && !repository.projects.contains(project)) {
+				continue;
+			}
+			repository.lock.lock();
+			try {
+				if (repository.closed) {
+					continue;
+				}
+				Head current = Head.read(repository.git);
+				if (current != null) {
+					protocol.saveAhead(repository, current, new NullProgressMonitor());
+					remember(repository);
+				}
+			} catch (IOException e) {
+				SwitchLog.warning(SwitchMessages.bind(SwitchMessages.Switch_headUnreadable, repository.gitDir), e);
+			} catch (OperationCanceledException e) {
+				// cannot happen without a monitor to cancel
+			} finally {
+				repository.lock.unlock();
+			}
+		}
+	}
+
+	/**
+	 * The last line of defence, in the build's thread before any builder runs: a switch not handled yet (no event,
+	 * or its job is still waiting for its rule) is handled here, synchronously.
+	 */
+	private void beforeBuild() {
+		if (trackingStale) {
+			reconcile();
+		}
+		for (TrackedRepository repository : distinctRepositories()) {
+			try {
+				check(repository, new NullProgressMonitor());
+			} catch (OperationCanceledException e) {
+				// cannot happen without a monitor to cancel
+			}
+		}
+	}
+
+	/** After a build the derived data reflects HEAD (a clean build removed it) and differs from any stored state. */
+	private void afterBuild(IResourceChangeEvent event) {
+		IResourceDelta delta = event.getDelta();
+		Set<IProject> built = new HashSet<>();
+		if (delta != null) {
+			for (IResourceDelta child : delta.getAffectedChildren()) {
+				if (child.getResource() instanceof IProject project) {
+					built.add(project);
+				}
+			}
+		}
+		for (TrackedRepository repository : distinctRepositories()) {
+			if (delta != null && repository.projects.stream().noneMatch(built::contains)) {
+				continue;
+			}
+			repository.lock.lock();
+			try {
+				if (repository.closed || repository.handled == null) {
+					continue;
+				}
+				repository.derived = event.getBuildKind() == IncrementalProjectBuilder.CLEAN_BUILD ? null
+						: repository.handled;
+				repository.identical = false;
+				remember(repository);
+			} finally {
+				repository.lock.unlock();
+			}
+		}
+	}
+
+	// ---- tracking ----
+
+	private void reconcile() {
+		synchronized (trackLock) {
+			trackingStale = false;
+			if (heads == null) {
+				heads = new HandledHeads(headsFile);
+			}
+			Map<String, File> dirs = new LinkedHashMap<>();
+			Map<String, List<IProject>> wanted = new LinkedHashMap<>();
+			for (IProject project : workspace.getRoot().getProjects()) {
+				if (!project.isOpen() || project.getLocation() == null) {
+					continue;
+				}
+				Optional<File> gitDir;
+				try {
+					gitDir = states.repositoryOf(project);
+				} catch (RuntimeException e) {
+					SwitchLog.warning(e.getMessage(), e);
+					continue;
+				}
+				gitDir.ifPresent(dir -> {
+					dirs.putIfAbsent(key(dir), dir);
+					wanted.computeIfAbsent(key(dir), k -> new ArrayList<>()).add(project);
+				});
+			}
+			for (TrackedRepository repository : distinctRepositories()) {
+				if (!wanted.containsKey(repository.key)) {
+					repositories.values().removeIf(r -> r == repository);
+					if (watcher != null) {
+						watcher.unwatch(repository.key);
+					}
+					repository.job.cancel();
+					repository.close();
+				}
+			}
+			wanted.forEach((key, projects) -> {
+				TrackedRepository existing = repositories.get(key);
+				if (existing != null) {
+					existing.projects = List.copyOf(projects);
+				} else {
+					add(dirs.get(key), key, List.copyOf(projects));
+				}
+			});
+		}
+	}
+
+	private void add(File gitDir, String key, List<IProject> projects) {
+		Repository git;
+		try {
+			git = new FileRepositoryBuilder().setGitDir(gitDir).setMustExist(true).build();
+		} catch (IOException | IllegalArgumentException e) {
+			SwitchLog.warning(SwitchMessages.bind(SwitchMessages.Switch_repositoryUnreadable, gitDir), e);
+			return;
+		}
+		TrackedRepository repository = new TrackedRepository(gitDir, key, git, projects, this);
+		Head current;
+		try {
+			current = Head.read(git);
+		} catch (IOException e) {
+			SwitchLog.warning(SwitchMessages.bind(SwitchMessages.Switch_headUnreadable, gitDir), e);
+			current = null;
+		}
+		HandledHeads.Remembered remembered = heads.get(key);
+		boolean movedWhileClosed = false;
+		repository.lock.lock();
+		try {
+			if (remembered != null) {
+				repository.handled = remembered.handled();
+				repository.derived = remembered.derived();
+				movedWhileClosed = !remembered.handled().equals(current);
+			} else {
+				repository.handled = current;
+				repository.derived = current;
+				remember(repository);
+			}
+		} finally {
+			repository.lock.unlock();
+		}
+		repositories.put(key, repository);
+		try {
+			repositories.putIfAbsent(key(gitDir.getCanonicalFile()), repository);
+		} catch (IOException e) {
+			// the name as given is enough
+		}
+		if (watcher != null) {
+			try {
+				watcher.watch(key, gitDir.toPath());
+			} catch (IOException e) {
+				SwitchLog.warning(SwitchMessages.bind(SwitchMessages.Switch_watchFailed, gitDir), e);
+			}
+		}
+		if (movedWhileClosed) {
+			repository.job.schedule();
+		}
+	}
+
+	private void remember(TrackedRepository repository) {
+		if (repository.handled != null && heads != null) {
+			heads.put(repository.key, repository.handled, repository.derived);
+		}
+	}
+
+	// ---- the check, from the switch job or the PRE_BUILD listener ----
+
+	/**
+	 * Compares HEAD with the last handled one and, when it moved, runs the switch protocol. The caller holds
+	 * {@link #switchRule()} (the switch job) or runs in a PRE_BUILD listener.
+	 */
+	void check(TrackedRepository repository, IProgressMonitor monitor) {
+		repository.lock.lock();
+		try {
+			if (repository.closed) {
+				return;
+			}
+			Head current;
+			try {
+				current = Head.read(repository.git);
+			} catch (IOException e) {
+				SwitchLog.warning(SwitchMessages.bind(SwitchMessages.Switch_headUnreadable, repository.gitDir), e);
+				return;
+			}
+			if (current == null || current.equals(repository.handled)) {
+				return;
+			}
+			if (repository.handled == null) {
+				repository.handled = current;
+				repository.derived = current;
+				remember(repository);
+				return;
+			}
+			try {
+				protocol.handle(repository, current, monitor);
+			} catch (OperationCanceledException e) {
+				String message = SwitchMessages.bind(SwitchMessages.Switch_canceled, repository.displayName(),
+						current.describe());
+				states.fireEvent(new StateEvent(Kind.SKIPPED,
+						repository.gitDir, current.commitId(), current.branch(), message, Status.info(message), 0, 0,
+						0, Duration.ZERO));
+				throw e;
+			} finally {
+				repository.handled = current;
+				remember(repository);
+			}
+		} finally {
+			repository.lock.unlock();
+		}
+	}
+
+	// ---- save participant: save every repository's state at shutdown ----
+
+	@Override
+	public void saving(org.eclipse.core.resources.ISaveContext context) throws CoreException {
+		if (context.getKind() != org.eclipse.core.resources.ISaveContext.FULL_SAVE || closed) {
+			return;
+		}
+		List<TrackedRepository> all = new ArrayList<>(distinctRepositories());
+		SubMonitor progress = SubMonitor.convert(null, SwitchMessages.Switch_saveJobName, all.size());
+		for (TrackedRepository repository : all) {
+			saveAtShutdown(repository, progress.split(1));
+		}
+	}
+
+	private void saveAtShutdown(TrackedRepository repository, IProgressMonitor monitor) {
+		repository.lock.lock();
+		try {
+			Head head = repository.derived;
+			List<IProject> projects = repository.projects;
+			if (repository.closed || head == null || head.detached() || !SwitchProtocol.autoSwitch(projects)
+					|| !SwitchProtocol.matches(SwitchProtocol.preference(projects,
+							BranchstatePreferences.BRANCH_PATTERNS, "*"), head.branch())) { //$NON-NLS-1$
+				return;
+			}
+			if (repository.identical
+					&& states.states(repository.gitDir).stream().anyMatch(s -> s.commitId().equals(head.commitId()))) {
+				return;
+			}
+			try {
+				protocol.save(repository, head, monitor);
+			} catch (CoreException e) {
+				protocol.saveFailed(repository, e);
+			} catch (OperationCanceledException e) {
+				// the user cancelled the shutdown save: the state is saved next time
+			}
+			remember(repository);
+		} finally {
+			repository.lock.unlock();
+		}
+	}
+
+	@Override
+	public void prepareToSave(org.eclipse.core.resources.ISaveContext context) {
+		// nothing to prepare
+	}
+
+	@Override
+	public void doneSaving(org.eclipse.core.resources.ISaveContext context) {
+		// nothing kept per save number
+	}
+
+	@Override
+	public void rollback(org.eclipse.core.resources.ISaveContext context) {
+		// a state saved by a failed workspace save is still a valid state
+	}
+}

@@ -1,0 +1,290 @@
+package dev.branchstate.core.internal.switching;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+import org.eclipse.core.resources.IProject;
+import org.eclipse.core.resources.IResource;
+import org.eclipse.core.resources.ProjectScope;
+import org.eclipse.core.runtime.CoreException;
+import org.eclipse.core.runtime.IProgressMonitor;
+import org.eclipse.core.runtime.IStatus;
+import org.eclipse.core.runtime.OperationCanceledException;
+import org.eclipse.core.runtime.Platform;
+import org.eclipse.core.runtime.Status;
+import org.eclipse.core.runtime.SubMonitor;
+import org.eclipse.core.runtime.preferences.IPreferencesService;
+import org.eclipse.core.runtime.preferences.IScopeContext;
+import org.eclipse.core.runtime.preferences.InstanceScope;
+
+import dev.branchstate.core.BranchstatePreferences;
+import dev.branchstate.core.IStateService;
+import dev.branchstate.core.RestoreResult;
+import dev.branchstate.core.StateEvent;
+import dev.branchstate.core.StateEvent.Kind;
+import dev.branchstate.core.StateInfo;
+
+/**
+ * Steps 3 to 7 of the switch protocol for one repository whose HEAD moved: save the state being left, pick the
+ * state for the commit entered, restore it, and fail safe. Runs in the calling thread, under the repository's lock,
+ * either in its {@link SwitchJob} or in the PRE_BUILD listener.
+ */
+final class SwitchProtocol {
+
+	/** System property: commits visited at most when looking for the nearest stored ancestor. */
+	static final String MAX_WALK = "dev.branchstate.switch.maxWalk"; //$NON-NLS-1$
+	/** System property: files that may differ at most between a stored ancestor and the commit entered. */
+	static final String MAX_CHANGED_FILES = "dev.branchstate.switch.maxChangedFiles"; //$NON-NLS-1$
+
+	private final IStateService states;
+	private final StatePicker picker = new StatePicker(Integer.getInteger(MAX_WALK, 1000).intValue(),
+			Integer.getInteger(MAX_CHANGED_FILES, 5000).intValue());
+	/** Keys of repositories for which the service reported a failure itself during the current call. */
+	private final Set<String> failureReported = ConcurrentHashMap.newKeySet();
+
+	SwitchProtocol(IStateService states) {
+		this.states = states;
+	}
+
+	/** Called for every event of the state service: remembers that a failure has been reported already. */
+	void observe(StateEvent event) {
+		if (event.kind() == Kind.FAILED && event.gitDir() != null) {
+			failureReported.add(SwitchManager.key(event.gitDir()));
+		}
+	}
+
+	/**
+	 * Handles the move of HEAD from {@code repository.handled} to {@code target}. Updates what the repository knows
+	 * about its derived data; the caller records {@code target} as handled.
+	 */
+	void handle(TrackedRepository repository, Head target, IProgressMonitor monitor) {
+		try {
+			handleSwitch(repository, target, monitor);
+		} finally {
+			repository.savedAheadFor = null;
+		}
+	}
+
+	private void handleSwitch(TrackedRepository repository, Head target, IProgressMonitor monitor) {
+		long start = System.nanoTime();
+		Head before = repository.handled;
+		String name = repository.displayName();
+		if (!before.detached() && Objects.equals(before.branch(), target.branch())) {
+			skipped(repository, target, start, SwitchMessages.bind(SwitchMessages.Switch_withinBranch,
+					new Object[] { name, target.branch(), before.shortId(), target.shortId() }));
+			return;
+		}
+		List<IProject> projects = repository.projects;
+		if (!autoSwitch(projects)) {
+			skipped(repository, target, start, SwitchMessages.bind(SwitchMessages.Switch_autoSwitchOff,
+					new Object[] { name, before.describe(), target.describe() }));
+			return;
+		}
+		SubMonitor progress = SubMonitor.convert(monitor,
+				SwitchMessages.bind(SwitchMessages.Switch_jobName, name, target.describe()), 100);
+		try {
+			try {
+				SubMonitor saving = progress.split(45);
+				if (!target.equals(repository.savedAheadFor)) {
+					saveLeft(repository, target, projects, start, saving);
+				}
+			} catch (CoreException e) {
+				// the state being left is lost, the one entered can still be restored
+				failed(repository, before, target, start, e.getStatus(), e);
+			}
+			List<StateInfo> stored = states.states(repository.gitDir);
+			Object pick = picker.pick(repository.git, stored, target.commitId(), progress.split(5));
+			if (pick instanceof StatePicker.NoPick none) {
+				skipped(repository, target, start, SwitchMessages.bind(SwitchMessages.Switch_nothingRestored,
+						new Object[] { name, before.describe(), target.describe(), none.reason() }));
+				return;
+			}
+			StateInfo state = ((StatePicker.Pick) pick).state();
+			Head onDisk = repository.derived;
+			if (onDisk != null && repository.identical && onDisk.commitId().equals(state.commitId())) {
+				// e.g. a new branch made from the commit being left: restoring would write nothing, and the files
+				// the checkout changed reach the builders through the refresh anyway
+				skipped(repository, target, start, SwitchMessages.bind(SwitchMessages.Switch_alreadyOnDisk,
+						new Object[] { name, before.describe(), target.describe(), onDisk.shortId() }));
+				return;
+			}
+			// bring the workspace in sync with the checked-out tree first, so that data restored for resources the
+			// checkout created (markers on them) finds them, and builders see the sources that changed
+			SubMonitor refresh = progress.split(10).setWorkRemaining(projects.size());
+			for (IProject project : projects) {
+				project.refreshLocal(IResource.DEPTH_INFINITE, refresh.split(1));
+			}
+			failureReported.remove(repository.key);
+			repository.derived = null; // until the restore has finished: a failed one leaves it unknown
+			repository.identical = false;
+			RestoreResult result = states.restore(repository.gitDir, state.commitId(), progress.split(40));
+			repository.derived = new Head(result.state() != null ? result.state().commitId() : state.commitId(),
+					target.branch());
+			repository.identical = true;
+		} catch (CoreException e) {
+			failed(repository, before, target, start, e.getStatus(), e);
+		} catch (IOException | RuntimeException e) {
+			if (e instanceof OperationCanceledException canceled) {
+				throw canceled;
+			}
+			failed(repository, before, target, start, Status.error(String.valueOf(e.getMessage()), e), e);
+		}
+	}
+
+	/**
+	 * Saves the derived data being left now, ahead of the rest of the protocol, when HEAD moved to another branch:
+	 * called before a refresh, which would drop the markers of the files the checkout deleted. Only reads the
+	 * workspace. The protocol then finds an identical state and does not save again.
+	 */
+	void saveAhead(TrackedRepository repository, Head target, IProgressMonitor monitor) {
+		Head before = repository.handled;
+		if (before == null || before.equals(target)
+				|| !before.detached() && Objects.equals(before.branch(), target.branch())) {
+			return;
+		}
+		List<IProject> projects = repository.projects;
+		if (target.equals(repository.savedAheadFor) || !autoSwitch(projects)) {
+			return;
+		}
+		repository.savedAheadFor = target;
+		long start = System.nanoTime();
+		try {
+			saveLeft(repository, target, projects, start, SubMonitor.convert(monitor));
+		} catch (CoreException e) {
+			failed(repository, before, target, start, e.getStatus(), e);
+		}
+	}
+
+	/** Step 3: saves the derived data being left, unless an identical state exists or the preferences say no. */
+	private void saveLeft(TrackedRepository repository, Head target, List<IProject> projects, long start,
+			SubMonitor monitor) throws CoreException {
+		Head left = repository.derived;
+		String name = repository.displayName();
+		if (left == null) {
+			skipped(repository, target, start, SwitchMessages.bind(SwitchMessages.Switch_notSavedUnknown, name));
+			return;
+		}
+		if (repository.identical && states.states(repository.gitDir).stream()
+				.anyMatch(s -> s.commitId().equals(left.commitId()))) {
+			return;
+		}
+		if (left.detached()) {
+			skipped(repository, target, start,
+					SwitchMessages.bind(SwitchMessages.Switch_notSavedDetached, name, left.shortId()));
+			return;
+		}
+		String patterns = preference(projects, BranchstatePreferences.BRANCH_PATTERNS, "*"); //$NON-NLS-1$
+		if (!matches(patterns, left.branch())) {
+			skipped(repository, target, start, SwitchMessages.bind(SwitchMessages.Switch_notSavedPattern,
+					new Object[] { name, left.branch(), patterns }));
+			return;
+		}
+		save(repository, left, monitor);
+	}
+
+	/** Saves the derived data as the state of {@code head}; a failure has been reported when this throws. */
+	void save(TrackedRepository repository, Head head, IProgressMonitor monitor) throws CoreException {
+		failureReported.remove(repository.key);
+		states.save(repository.gitDir, head.commitId(), head.branch(), monitor);
+		repository.identical = true;
+	}
+
+	private void skipped(TrackedRepository repository, Head target, long start, String message) {
+		states.fireEvent(new StateEvent(Kind.SKIPPED, repository.gitDir, target.commitId(), target.branch(), message,
+				Status.info(message), 0, 0, 0, Duration.ofNanos(System.nanoTime() - start)));
+	}
+
+	/** Step 7: one Error Log entry and one FAILED event, unless the state service reported the failure itself. */
+	private void failed(TrackedRepository repository, Head before, Head target, long start, IStatus cause,
+			Throwable exception) {
+		if (failureReported.remove(repository.key)) {
+			return;
+		}
+		String message = SwitchMessages.bind(SwitchMessages.Switch_failed, new Object[] { repository.displayName(),
+				before.describe(), target.describe(), cause.getMessage() });
+		IStatus status = Status.error(message, exception);
+		SwitchLog.log(status);
+		states.fireEvent(new StateEvent(Kind.FAILED, repository.gitDir, target.commitId(), target.branch(), message,
+				status, 0, 0, 0, Duration.ofNanos(System.nanoTime() - start)));
+	}
+
+	/** Reports a failure of a save outside a switch (at shutdown) once. */
+	void saveFailed(TrackedRepository repository, CoreException e) {
+		if (failureReported.remove(repository.key)) {
+			return;
+		}
+		String message = SwitchMessages.bind(SwitchMessages.Switch_saveFailed, repository.displayName(),
+				e.getStatus().getMessage());
+		IStatus status = Status.error(message, e);
+		SwitchLog.log(status);
+		Head head = repository.derived;
+		states.fireEvent(new StateEvent(Kind.FAILED, repository.gitDir, head == null ? null : head.commitId(),
+				head == null ? null : head.branch(), message, status, 0, 0, 0, Duration.ZERO));
+	}
+
+	/** @return whether automatic switching is on: off when the instance or any project of the repository says so */
+	static boolean autoSwitch(List<IProject> projects) {
+		IPreferencesService service = Platform.getPreferencesService();
+		if (projects.isEmpty()) {
+			return service.getBoolean(BranchstatePreferences.NODE, BranchstatePreferences.AUTO_SWITCH, true, null);
+		}
+		for (IProject project : projects) {
+			if (!service.getBoolean(BranchstatePreferences.NODE, BranchstatePreferences.AUTO_SWITCH, true,
+					contexts(project))) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/** @return the value for the first project of the repository (project scope, then instance scope) */
+	static String preference(List<IProject> projects, String key, String defaultValue) {
+		IScopeContext[] contexts = projects.isEmpty() ? null : contexts(projects.get(0));
+		return Platform.getPreferencesService().getString(BranchstatePreferences.NODE, key, defaultValue, contexts);
+	}
+
+	private static IScopeContext[] contexts(IProject project) {
+		return new IScopeContext[] { new ProjectScope(project), InstanceScope.INSTANCE };
+	}
+
+	/**
+	 * @param patterns globs separated by commas or line breaks; {@code *} matches any characters including
+	 *                 {@code /}, {@code ?} one character
+	 * @return whether the branch matches one of them
+	 */
+	static boolean matches(String patterns, String branch) {
+		for (String glob : patterns.split("[,\\r\\n]+")) { //$NON-NLS-1$
+			String trimmed = glob.strip();
+			if (!trimmed.isEmpty() && toRegex(trimmed).matcher(branch).matches()) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private static Pattern toRegex(String glob) {
+		List<String> parts = new ArrayList<>();
+		StringBuilder literal = new StringBuilder();
+		for (char c : glob.toCharArray()) {
+			if (c == '*' || c == '?') {
+				if (!literal.isEmpty()) {
+					parts.add(Pattern.quote(literal.toString()));
+					literal.setLength(0);
+				}
+				parts.add(c == '*' ? ".*" : "."); //$NON-NLS-1$ //$NON-NLS-2$
+			} else {
+				literal.append(c);
+			}
+		}
+		if (!literal.isEmpty()) {
+			parts.add(Pattern.quote(literal.toString()));
+		}
+		return Pattern.compile(String.join("", parts)); //$NON-NLS-1$
+	}
+}

@@ -1,0 +1,278 @@
+package dev.branchstate.core.tests.switching;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+import org.eclipse.core.resources.IProject;
+import org.eclipse.core.resources.IResource;
+import org.eclipse.core.resources.IncrementalProjectBuilder;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.branchstate.core.StateEvent;
+import dev.branchstate.core.StateEvent.Kind;
+
+/**
+ * The switch protocol end to end on a real workspace: a repository with branches main (A) and B, a project on its
+ * work tree built by the {@link RecordingBuilder}, checkouts made with JGit's CheckoutCommand (as in the IDE) and with
+ * the git command line (as in a terminal).
+ */
+class SwitchProtocolTest {
+
+	/** main: a, b, c; B: a changed, c deleted, d added. */
+	private static final Map<String, String> MAIN = files("src/a.txt", "alpha\n", "src/b.txt", "bravo\nERROR in b\n",
+			"src/c.txt", "charlie\nERROR in c\n", "src/sub/s.txt", "sierra\n");
+	private static final Map<String, String> ON_B = files("src/a.txt", "alpha on B\nERROR in a\n", "src/c.txt", null,
+			"src/d.txt", "delta\nERROR in d\n");
+
+	@TempDir
+	Path temp;
+
+	private SwitchHarness harness;
+	private GitFixture repo;
+	private IProject project;
+	private String commitA;
+	private String commitB;
+
+	@BeforeEach
+	void setUp() throws Exception {
+		harness = new SwitchHarness(temp.resolve("scratch"));
+		harness.autoBuild(true);
+		repo = GitFixture.create(temp.resolve("repo"), MAIN);
+		commitA = repo.git.getRepository().resolve("HEAD").name();
+		commitB = repo.branch("B", ON_B);
+		repo.git.checkout().setName("main").call();
+		project = repo.project("");
+		harness.manager().track();
+		SwitchHarness.awaitQuiet();
+		assertThat(RecordingBuilder.record(project)).containsExactlyInAnyOrder("compile src/a.txt",
+				"compile src/b.txt", "compile src/c.txt", "compile src/sub/s.txt");
+		RecordingBuilder.reset(project);
+		harness.takeEvents(repo.gitDir());
+	}
+
+	@AfterEach
+	void tearDown() throws Exception {
+		SwitchHarness.awaitQuiet();
+		if (project != null && project.exists()) {
+			project.delete(false, true, null);
+		}
+		if (repo != null) {
+			repo.close();
+		}
+		if (harness != null) {
+			harness.autoBuild(true);
+			harness.close();
+		}
+	}
+
+	@Test
+	void backAndForthWithJGitCheckoutRestoresDerivedFilesAndMarkersAndRebuildsOnlyTheDifference() throws Exception {
+		Map<String, byte[]> derivedA = GitFixture.derived(project);
+		TreeSet<String> markersA = GitFixture.markers(project);
+		assertThat(markersA).hasSize(2);
+
+		checkoutInIde("B");
+		assertThat(RecordingBuilder.record(project)).containsExactlyInAnyOrder("compile src/a.txt",
+				"remove src/c.txt", "compile src/d.txt");
+		assertThat(repo.diff(commitA, commitB)).containsExactlyInAnyOrder("src/a.txt", "src/c.txt", "src/d.txt");
+		List<StateEvent> toB = harness.takeEvents(repo.gitDir());
+		assertThat(toB).filteredOn(e -> e.kind() == Kind.SAVED).singleElement()
+				.satisfies(e -> assertThat(e.commitId()).isEqualTo(commitA));
+		assertThat(toB).noneMatch(e -> e.kind() == Kind.RESTORED || e.kind() == Kind.FAILED);
+		assertThat(toB).filteredOn(e -> e.kind() == Kind.SKIPPED).singleElement()
+				.satisfies(e -> assertThat(e.message()).contains("already is the nearest stored state"));
+		Map<String, byte[]> derivedB = GitFixture.derived(project);
+		assertThat(derivedB.keySet()).contains("bin/d.txt.out").doesNotContain("bin/c.txt.out");
+		RecordingBuilder.reset(project);
+
+		checkoutInIde("main");
+		assertThat(RecordingBuilder.record(project)).as("nothing rebuilt on return to A").isEmpty();
+		assertSameBytes(GitFixture.derived(project), derivedA);
+		assertThat(GitFixture.markers(project)).isEqualTo(markersA);
+		assertThat(project.getFolder("bin").isDerived()).isTrue();
+		List<StateEvent> toA = harness.takeEvents(repo.gitDir());
+		assertThat(toA).filteredOn(e -> e.kind() == Kind.SAVED).singleElement()
+				.satisfies(e -> assertThat(e.commitId()).isEqualTo(commitB));
+		assertThat(toA).filteredOn(e -> e.kind() == Kind.RESTORED).singleElement()
+				.satisfies(e -> assertThat(e.commitId()).isEqualTo(commitA));
+		assertThat(toA).noneMatch(e -> e.kind() == Kind.FAILED);
+
+		RecordingBuilder.reset(project);
+		checkoutInIde("B");
+		assertThat(RecordingBuilder.record(project)).as("nothing rebuilt on return to B").isEmpty();
+		assertSameBytes(GitFixture.derived(project), derivedB);
+	}
+
+	@Test
+	void terminalCheckoutFollowedByRefreshIsHandledBeforeTheFirstBuild() throws Exception {
+		Map<String, byte[]> derivedA = GitFixture.derived(project);
+		TreeSet<String> markersA = GitFixture.markers(project);
+
+		repo.cli("checkout", "-q", "B");
+		project.refreshLocal(IResource.DEPTH_INFINITE, null); // auto-build follows
+		SwitchHarness.awaitQuiet();
+		assertThat(RecordingBuilder.record(project)).containsExactlyInAnyOrder("compile src/a.txt",
+				"remove src/c.txt", "compile src/d.txt");
+		assertThat(harness.takeEvents(repo.gitDir())).filteredOn(e -> e.kind() == Kind.SAVED).singleElement()
+				.satisfies(e -> assertThat(e.commitId()).isEqualTo(commitA));
+		RecordingBuilder.reset(project);
+
+		repo.cli("checkout", "-q", "main");
+		project.refreshLocal(IResource.DEPTH_INFINITE, null);
+		SwitchHarness.awaitQuiet();
+		assertThat(RecordingBuilder.record(project)).as("the first build after the refresh saw the restored state")
+				.isEmpty();
+		assertSameBytes(GitFixture.derived(project), derivedA);
+		assertThat(GitFixture.markers(project)).isEqualTo(markersA);
+		assertThat(harness.takeEvents(repo.gitDir())).filteredOn(e -> e.kind() == Kind.RESTORED).singleElement()
+				.satisfies(e -> assertThat(e.commitId()).isEqualTo(commitA));
+	}
+
+	@Test
+	void aBuildThatStartsBeforeTheSwitchJobHandlesTheSwitchInPreBuild() throws Exception {
+		harness.autoBuild(false);
+		Map<String, byte[]> derivedA = GitFixture.derived(project);
+		TreeSet<String> markersA = GitFixture.markers(project);
+		checkoutInIde("B");
+		harness.workspace.build(IncrementalProjectBuilder.INCREMENTAL_BUILD, null);
+		SwitchHarness.awaitQuiet();
+		RecordingBuilder.reset(project);
+		harness.takeEvents(repo.gitDir());
+
+		// Holding the workspace root rule keeps the switch job (woken by the HEAD watch) waiting: only the
+		// PRE_BUILD listener can handle the switch before the builder runs.
+		harness.workspace.run(monitor -> {
+			try {
+				repo.cli("checkout", "-q", "main");
+			} catch (Exception e) {
+				throw new IllegalStateException(e);
+			}
+			project.refreshLocal(IResource.DEPTH_INFINITE, null);
+			harness.workspace.build(IncrementalProjectBuilder.INCREMENTAL_BUILD, null);
+			assertThat(RecordingBuilder.record(project)).as("the builder saw the restored state").isEmpty();
+		}, harness.workspace.getRoot(), 0, null);
+		SwitchHarness.awaitQuiet();
+
+		assertThat(RecordingBuilder.record(project)).isEmpty();
+		assertSameBytes(GitFixture.derived(project), derivedA);
+		assertThat(GitFixture.markers(project)).isEqualTo(markersA);
+		assertThat(harness.takeEvents(repo.gitDir())).filteredOn(e -> e.kind() == Kind.RESTORED).singleElement()
+				.satisfies(e -> assertThat(e.commitId()).isEqualTo(commitA));
+	}
+
+	@Test
+	void aBranchThatMovedSinceItsStateGetsTheNearestAncestorAndOnlyTheChangesAreRebuilt() throws Exception {
+		checkoutInIde("B");
+		Map<String, byte[]> derivedB = GitFixture.derived(project);
+		checkoutInIde("main");
+		String movedB = repo.commitOnBranchElsewhere("B",
+				files("src/b.txt", "bravo moved\nERROR moved\n", "src/e.txt", "echo\n"));
+		RecordingBuilder.reset(project);
+		harness.takeEvents(repo.gitDir());
+
+		checkoutInIde("B");
+
+		assertThat(repo.git.getRepository().resolve("HEAD").name()).isEqualTo(movedB);
+		assertThat(RecordingBuilder.record(project)).as("only the files changed since B's state")
+				.containsExactlyInAnyOrder("compile src/b.txt", "compile src/e.txt");
+		assertThat(harness.takeEvents(repo.gitDir())).filteredOn(e -> e.kind() == Kind.RESTORED).singleElement()
+				.satisfies(e -> assertThat(e.commitId()).isEqualTo(commitB));
+		Map<String, byte[]> now = GitFixture.derived(project);
+		for (String untouched : List.of("bin/a.txt.out", "bin/d.txt.out", "bin/sub/s.txt.out")) {
+			assertThat(now.get(untouched)).as(untouched).isEqualTo(derivedB.get(untouched));
+		}
+		assertThat(new String(now.get("bin/b.txt.out"))).contains("BRAVO MOVED");
+		assertThat(GitFixture.markers(project)).anyMatch(m -> m.startsWith("src/b.txt") && m.contains("ERROR moved"))
+				.anyMatch(m -> m.startsWith("src/d.txt"));
+	}
+
+	@Test
+	void aHeadMovedWhileEclipseWasClosedIsASwitchAtStartUp() throws Exception {
+		Map<String, byte[]> derivedA = GitFixture.derived(project);
+		checkoutInIde("B");
+		harness.takeEvents(repo.gitDir());
+		RecordingBuilder.reset(project);
+
+		harness.stopManager();
+		repo.git.checkout().setName("main").call();
+		harness.startManager();
+		SwitchHarness.awaitQuiet();
+		project.refreshLocal(IResource.DEPTH_INFINITE, null);
+		SwitchHarness.awaitQuiet();
+
+		List<StateEvent> events = harness.takeEvents(repo.gitDir());
+		assertThat(events).filteredOn(e -> e.kind() == Kind.SAVED).singleElement()
+				.satisfies(e -> assertThat(e.commitId()).isEqualTo(commitB));
+		assertThat(events).filteredOn(e -> e.kind() == Kind.RESTORED).singleElement()
+				.satisfies(e -> assertThat(e.commitId()).isEqualTo(commitA));
+		assertThat(RecordingBuilder.record(project)).isEmpty();
+		assertSameBytes(GitFixture.derived(project), derivedA);
+	}
+
+	@Test
+	void aTerminalCheckoutIsNoticedWithoutWaitingForABuild() throws Exception {
+		harness.autoBuild(false);
+		repo.cli("checkout", "-q", "B");
+		StateEvent saved = harness.awaitEvent(repo.gitDir(), e -> e.kind() == Kind.SAVED);
+		assertThat(saved.commitId()).isEqualTo(commitA);
+		assertThat(saved.branch()).isEqualTo("main");
+		assertThat(harness.awaitEvent(repo.gitDir(), e -> e.kind() == Kind.SKIPPED).message())
+				.contains("nothing restored");
+		assertThat(harness.takeEvents(repo.gitDir())).noneMatch(e -> e.kind() == Kind.RESTORED);
+	}
+
+	@Test
+	void aCommitOnTheSameBranchIsNotASwitch() throws Exception {
+		repo.commit("more", files("src/a.txt", "alpha 2\n"));
+		SwitchHarness.awaitQuiet();
+		List<StateEvent> events = harness.takeEvents(repo.gitDir());
+		assertThat(events).noneMatch(e -> e.kind() == Kind.SAVED || e.kind() == Kind.RESTORED);
+		assertThat(events).filteredOn(e -> e.kind() == Kind.SKIPPED).singleElement()
+				.satisfies(e -> assertThat(e.message()).contains("within branch main"));
+	}
+
+	@Test
+	void aDetachedHeadIsRestoredButNotSaved() throws Exception {
+		Map<String, byte[]> derivedA = GitFixture.derived(project);
+		checkoutInIde(commitB);
+		assertThat(harness.takeEvents(repo.gitDir())).filteredOn(e -> e.kind() == Kind.SAVED).singleElement()
+				.satisfies(e -> assertThat(e.commitId()).isEqualTo(commitA));
+		RecordingBuilder.reset(project);
+
+		checkoutInIde("main");
+		List<StateEvent> events = harness.takeEvents(repo.gitDir());
+		assertThat(events).noneMatch(e -> e.kind() == Kind.SAVED);
+		assertThat(events).anyMatch(e -> e.kind() == Kind.SKIPPED && e.message().contains("detached"));
+		assertThat(events).filteredOn(e -> e.kind() == Kind.RESTORED).singleElement()
+				.satisfies(e -> assertThat(e.commitId()).isEqualTo(commitA));
+		assertThat(RecordingBuilder.record(project)).isEmpty();
+		assertSameBytes(GitFixture.derived(project), derivedA);
+	}
+
+	private void checkoutInIde(String name) throws Exception {
+		repo.git.checkout().setName(name).call();
+		project.refreshLocal(IResource.DEPTH_INFINITE, null);
+		SwitchHarness.awaitQuiet();
+	}
+
+	static void assertSameBytes(Map<String, byte[]> actual, Map<String, byte[]> expected) {
+		assertThat(actual.keySet()).isEqualTo(expected.keySet());
+		expected.forEach((path, bytes) -> assertThat(actual.get(path)).as(path).isEqualTo(bytes));
+	}
+
+	static Map<String, String> files(String... pathsAndContents) {
+		Map<String, String> files = new LinkedHashMap<>();
+		for (int i = 0; i < pathsAndContents.length; i += 2) {
+			files.put(pathsAndContents[i], pathsAndContents[i + 1]);
+		}
+		return files;
+	}
+}
