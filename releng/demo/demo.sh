@@ -75,7 +75,39 @@ echo "$(git -C "$repo" ls-files | wc -l) tracked files, branches: $(git -C "$rep
 echo "$(find "$repo/bin" -type f | wc -l) derived class files in bin/ ($(du -sh "$repo/bin" | cut -f1))"
 
 step "Branchstate in the installed IDE"
-eclipse -data "$demo/workspace" -application dev.branchstate.core.app status
+ws=$demo/workspace
+# Default preferences the standard Eclipse way: bin/ holds the derived class files of the demo project.
+printf 'dev.branchstate.core/derivedFolders=bin\n' > "$demo/plugin_customization.ini"
+app() { eclipse -data "$ws" -pluginCustomization "$demo/plugin_customization.ini" -application dev.branchstate.core.app "$@" 2>&1 \
+	| grep -v -E '^(INFO: Registered provider|[A-Z][a-z]{2} [0-9]+, [0-9]{4} .*BaseActivator log)'; }
+app status
+app import "$repo"
+
+step "On release-3.17: save its state"
+app save "$repo"
+
+step "Terminal checkout of release-3.18; its build output replaces bin/, then its state is saved too"
+git -C "$repo" checkout -q release-3.18
+find "$repo/bin" -mindepth 1 -delete
+unzip -q -o "$demo/jars/commons-lang3-3.18.0.jar" -d "$repo/bin" -x 'META-INF/*'
+app save "$repo"
+app list "$repo"
+
+step "Back to release-3.17 (terminal checkout): restore instead of rebuilding"
+git -C "$repo" checkout -q release-3.17
+app restore "$repo"
+expected=$demo/expected-3.17
+rm -rf "$expected" && mkdir -p "$expected"
+unzip -q -o "$demo/jars/commons-lang3-3.17.0.jar" -d "$expected" -x 'META-INF/*'
+if diff -r -q "$expected" "$repo/bin" >/dev/null; then
+	echo "bin/ is byte-identical to the 3.17.0 build output ($(find "$repo/bin" -type f | wc -l) files)"
+else
+	echo "demo: bin/ differs from the 3.17.0 build output after the restore:" >&2
+	diff -r -q "$expected" "$repo/bin" | head >&2
+	exit 1
+fi
+git -C "$repo" diff --quiet HEAD && echo "Git-tracked files untouched (git diff is empty)"
+app verify "$repo"
 
 if [ $headless = 0 ]; then
 	step "Opening the IDE on the demo workspace (close it to end the demo)"
