@@ -82,6 +82,8 @@ final class Extractor {
 	private final AtomicInteger active = new AtomicInteger();
 	private final Semaphore tasksDone = new Semaphore(0);
 	private long taskCount;
+	private final List<EntryRecord> smallFiles = new ArrayList<>();
+	private int prefixLength;
 	private ExecutorService ownPool;
 	private Executor executor;
 
@@ -104,6 +106,7 @@ final class Extractor {
 
 	ExtractResult run() throws IOException {
 		String prefix = options.prefix();
+		prefixLength = prefix.length();
 		List<EntryRecord> selected = new ArrayList<>();
 		long total = 0;
 		for (EntryRecord r : reader.records()) {
@@ -163,6 +166,7 @@ final class Extractor {
 					throw rethrow(e, r);
 				}
 			}
+			submitBatches();
 			awaitTasks();
 			for (EntryRecord r : links) {
 				checkCanceled();
@@ -232,14 +236,7 @@ final class Extractor {
 		if (r.chunked() && r.chunkSize <= bufferSize) {
 			submitChunked(r, rel);
 		} else if (r.size <= bufferSize && r.csize <= packedCapacity - 2 * 0xffff - 64) {
-			Slot2 slot = takeSlot();
-			submit(r, () -> {
-				try {
-					extractSmall(r, rel, slot);
-				} finally {
-					giveBack(slot);
-				}
-			});
+			smallFiles.add(r);
 		} else {
 			Slot2 slot = takeSlot();
 			submit(r, () -> {
@@ -381,31 +378,124 @@ final class Extractor {
 		return new ArchiveException(msg, archive, r.name, offset);
 	}
 
-	private void extractSmall(EntryRecord r, String rel, Slot2 slot) throws IOException {
-		Path file = root.resolve(rel);
-		if (options.differential() && identical(file, r, slot.raw)) {
-			skipped.incrementAndGet();
-			progress.entryDone(r.size);
+	private static final int MAX_BATCH = 256;
+	private static final int LOCAL_EXTRA_GUESS = 64;
+
+	/**
+	 * Small entries are extracted in batches of neighbours in archive order: one positional read brings in the
+	 * local headers and data of up to {@link #MAX_BATCH} entries, one task decodes and writes them.
+	 */
+	private void submitBatches() throws IOException {
+		smallFiles.sort(java.util.Comparator.comparingLong(r -> r.localOffset));
+		long limit = packedCapacity - 2 * 0xffff - 64;
+		List<EntryRecord> cur = new ArrayList<>();
+		long spanStart = 0;
+		long spanEnd = 0;
+		for (EntryRecord r : smallFiles) {
+			checkCanceled();
+			long end = r.localOffset + ZipFormat.LOC_LEN + r.nameBytes.length + LOCAL_EXTRA_GUESS + r.csize;
+			if (!cur.isEmpty() && (cur.size() >= MAX_BATCH || end - spanStart > limit || r.localOffset > spanEnd + (1 << 16))) {
+				submitBatch(cur);
+				cur = new ArrayList<>();
+			}
+			if (cur.isEmpty()) {
+				spanStart = r.localOffset;
+				spanEnd = 0;
+			}
+			cur.add(r);
+			spanEnd = Math.max(spanEnd, end);
+		}
+		if (!cur.isEmpty()) {
+			submitBatch(cur);
+		}
+		smallFiles.clear();
+	}
+
+	private void submitBatch(List<EntryRecord> batch) throws IOException {
+		Slot2 slot = takeSlot();
+		EntryRecord[] recs = batch.toArray(new EntryRecord[0]);
+		submit(recs[0], () -> {
+			try {
+				extractBatch(recs, slot);
+			} finally {
+				giveBack(slot);
+			}
+		});
+	}
+
+	private String rel(EntryRecord r) {
+		return r.name.substring(prefixLength);
+	}
+
+	private void extractBatch(EntryRecord[] recs, Slot2 slot) throws IOException {
+		boolean[] skip = new boolean[recs.length];
+		int first = -1;
+		int last = -1;
+		for (int i = 0; i < recs.length; i++) {
+			EntryRecord r = recs[i];
+			if (options.differential() && identical(root.resolve(rel(r)), r, slot.raw)) {
+				skip[i] = true;
+				skipped.incrementAndGet();
+				progress.entryDone(r.size);
+				continue;
+			}
+			if (first < 0) {
+				first = i;
+			}
+			last = i;
+		}
+		if (first < 0) {
 			return;
 		}
-		ByteBuffer packed = slot.packed.clear();
-		int n = r.nameBytes.length;
-		long avail = reader.centralDirectoryOffset() - r.localOffset;
-		int want = (int) Math.min(avail, Math.min(packed.capacity(), ZipFormat.LOC_LEN + n + 64 + r.csize));
-		packed.limit(want);
-		reader.readFully(packed, r.localOffset, r);
-		long data = reader.dataOffset(r, packed, 0);
-		int start = (int) (data - r.localOffset);
-		int end = start + (int) r.csize;
-		if (end > want) {
-			packed.limit(end).position(want);
-			reader.readFully(packed, r.localOffset + want, r);
+		long start = recs[first].localOffset;
+		long end = start;
+		for (int i = first; i <= last; i++) {
+			EntryRecord r = recs[i];
+			end = Math.max(end, r.localOffset + ZipFormat.LOC_LEN + r.nameBytes.length + LOCAL_EXTRA_GUESS + r.csize);
 		}
+		end = Math.min(end, reader.centralDirectoryOffset());
+		ByteBuffer packed = slot.packed.clear();
+		int len = (int) Math.min(end - start, packed.capacity());
+		packed.limit(len);
+		reader.readFully(packed, start, recs[first]);
+		for (int i = first; i <= last; i++) {
+			if (skip[i]) {
+				continue;
+			}
+			if (progress.isCanceled() || options.cancel().getAsBoolean() || failure.get() != null) {
+				throw new ArchiveCanceledException("extraction canceled: " + archive);
+			}
+			EntryRecord r = recs[i];
+			int at = (int) (r.localOffset - start);
+			ByteBuffer buf = packed;
+			long bufStart = start;
+			int dataIndex = -1;
+			if (at + ZipFormat.LOC_LEN <= len) {
+				long data = reader.dataOffset(r, packed, at);
+				if (data - start + r.csize <= len) {
+					dataIndex = (int) (data - start);
+				}
+			}
+			if (dataIndex < 0) {
+				// a local extra field longer than guessed: read this entry on its own
+				int n = (int) Math.min(reader.centralDirectoryOffset() - r.localOffset,
+						ZipFormat.LOC_LEN + 2L * 0xffff + r.csize);
+				buf = ZipFormat.le(ByteBuffer.allocateDirect(n));
+				bufStart = r.localOffset;
+				reader.readFully(buf, r.localOffset, r);
+				dataIndex = (int) (reader.dataOffset(r, buf, 0) - r.localOffset);
+			}
+			decodeAndWrite(r, rel(r), buf, dataIndex, bufStart + dataIndex, slot.raw);
+		}
+	}
+
+	private void decodeAndWrite(EntryRecord r, String rel, ByteBuffer packed, int start, long data,
+			ByteBuffer rawBuffer) throws IOException {
 		ByteBuffer out;
 		if (r.method == ArchiveEntry.METHOD_STORED) {
-			out = packed.limit(end).position(start);
+			out = packed.duplicate().limit(start + (int) r.csize).position(start);
 		} else {
-			ByteBuffer raw = slot.raw.clear();
+			ByteBuffer raw = rawBuffer.clear();
 			int got;
 			try {
 				got = context().decompressDirectByteBuffer(raw, 0, (int) r.size, packed, start, (int) r.csize);
@@ -423,7 +513,7 @@ final class Extractor {
 			throw bad("CRC-32 mismatch", r, data);
 		}
 		ensureParent(rel);
-		writeFile(file, out, r);
+		writeFile(root.resolve(rel), out, r);
 		written.add(rel);
 		bytesWritten.addAndGet(r.size);
 		progress.entryDone(r.size);
