@@ -1,5 +1,6 @@
 /**
- * Branchstate workbench integration: commands, preference pages, the Branch States view and notices. It talks
- * to the core bundle's API packages only.
+ * Branchstate workbench integration: the identifiers of its commands, view and preference pages. The
+ * implementation (handlers, pages, the Branch States view, notices) lives in the internal packages and talks to the
+ * core bundle's API packages only.
  */
 package dev.branchstate.ui;

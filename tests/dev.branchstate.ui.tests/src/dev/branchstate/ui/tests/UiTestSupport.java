@@ -1,0 +1,162 @@
+package dev.branchstate.ui.tests;
+
+import static org.assertj.core.api.Assertions.fail;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+
+import org.eclipse.core.resources.IProject;
+import org.eclipse.core.resources.IProjectDescription;
+import org.eclipse.core.resources.IWorkspace;
+import org.eclipse.core.resources.ResourcesPlugin;
+import org.eclipse.core.runtime.CoreException;
+import org.eclipse.core.runtime.IPath;
+import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.api.errors.GitAPIException;
+import org.eclipse.swt.SWT;
+import org.eclipse.swt.graphics.GC;
+import org.eclipse.swt.graphics.Image;
+import org.eclipse.swt.graphics.ImageData;
+import org.eclipse.swt.graphics.ImageLoader;
+import org.eclipse.swt.graphics.Rectangle;
+import org.eclipse.swt.widgets.Composite;
+import org.eclipse.swt.widgets.Control;
+import org.eclipse.swt.widgets.Display;
+import org.eclipse.swt.widgets.Label;
+import org.eclipse.swt.widgets.Shell;
+import org.eclipse.swt.widgets.Text;
+
+/** Helpers: event-loop waits, Git repositories as workspace projects, widget look-ups, screenshots. */
+final class UiTestSupport {
+
+	private UiTestSupport() {
+	}
+
+	/** Runs the event loop until {@code condition} holds; fails with {@code what} after {@code timeout}. */
+	static void waitUntil(String what, Duration timeout, BooleanSupplier condition) {
+		Display display = Display.getCurrent();
+		long end = System.nanoTime() + timeout.toNanos();
+		while (!condition.getAsBoolean()) {
+			if (System.nanoTime() > end) {
+				fail("Timed out after " + timeout.toSeconds() + " s waiting for: " + what);
+			}
+			if (display == null || !display.readAndDispatch()) {
+				try {
+					Thread.sleep(10);
+				} catch (InterruptedException e) {
+					Thread.currentThread().interrupt();
+					fail("interrupted");
+				}
+			}
+		}
+	}
+
+	/** Runs the pending events of the display, so that asyncExec'd work is done. */
+	static void processEvents() {
+		Display display = Display.getCurrent();
+		while (display != null && display.readAndDispatch()) {
+			// drain
+		}
+	}
+
+	/** Makes a Git repository (branch main, one commit) at {@code dir}. */
+	static Git initRepository(Path dir) throws IOException, GitAPIException {
+		Files.createDirectories(dir);
+		Git git = Git.init().setDirectory(dir.toFile()).setInitialBranch("main").call();
+		Files.writeString(dir.resolve("README.md"), "# demo\n");
+		Files.createDirectories(dir.resolve("src"));
+		Files.writeString(dir.resolve("src/Main.java"), "class Main {}\n");
+		Files.writeString(dir.resolve(".gitignore"), "bin/\n");
+		git.add().addFilepattern(".").call();
+		git.commit().setMessage("Initial commit: README and Main").setSign(false).call();
+		return git;
+	}
+
+	static void commit(Git git, String file, String content, String message) throws IOException, GitAPIException {
+		Path path = git.getRepository().getWorkTree().toPath().resolve(file);
+		Files.createDirectories(path.getParent());
+		Files.writeString(path, content);
+		git.add().addFilepattern(file).call();
+		git.commit().setMessage(message).setSign(false).call();
+	}
+
+	/** Imports the work tree of {@code git} as a workspace project at its own location. */
+	static IProject importProject(String name, File location) throws CoreException {
+		IWorkspace workspace = ResourcesPlugin.getWorkspace();
+		IProject project = workspace.getRoot().getProject(name);
+		IProjectDescription description = workspace.newProjectDescription(name);
+		description.setLocation(IPath.fromOSString(location.getAbsolutePath()));
+		project.create(description, null);
+		project.open(null);
+		return project;
+	}
+
+	static void delete(IProject project) throws CoreException {
+		if (project != null && project.exists()) {
+			project.delete(false, true, null); // keep the contents: JUnit's @TempDir removes them
+		}
+	}
+
+	/** @return the text field that follows the label with {@code labelText} (mnemonics ignored) */
+	static Text textAfterLabel(Composite root, String labelText) {
+		Control[] children = root.getChildren();
+		for (int i = 0; i < children.length; i++) {
+			if (children[i] instanceof Label label && label.getText().replace("&", "").equals(labelText.replace("&", ""))) {
+				for (int j = i + 1; j < children.length; j++) {
+					if (children[j] instanceof Text text) {
+						return text;
+					}
+				}
+			}
+			if (children[i] instanceof Composite composite) {
+				Text found = textAfterLabel(composite, labelText);
+				if (found != null) {
+					return found;
+				}
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Saves what the screen shows inside {@code shell}'s client area (popups over it included) as a PNG under the
+	 * {@code screenshots.dir} system property (target/screenshots).
+	 */
+	static Path screenshot(Shell shell, String name) throws IOException {
+		Display display = shell.getDisplay();
+		// GTK paints on its frame clock: give it time, or the capture shows an older frame
+		long end = System.currentTimeMillis() + 700;
+		while (System.currentTimeMillis() < end) {
+			processEvents();
+			try {
+				Thread.sleep(20);
+			} catch (InterruptedException e) {
+				Thread.currentThread().interrupt();
+			}
+		}
+		Rectangle bounds = display.map(shell, null, shell.getClientArea());
+		Image image = new Image(display, bounds.width, bounds.height);
+		try {
+			GC gc = new GC(display);
+			try {
+				gc.copyArea(image, bounds.x, bounds.y);
+			} finally {
+				gc.dispose();
+			}
+			ImageData data = image.getImageData();
+			Path dir = Path.of(System.getProperty("screenshots.dir", "target/screenshots"));
+			Files.createDirectories(dir);
+			Path file = dir.resolve(name + ".png");
+			ImageLoader loader = new ImageLoader();
+			loader.data = new ImageData[] { data };
+			loader.save(file.toString(), SWT.IMAGE_PNG);
+			return file;
+		} finally {
+			image.dispose();
+		}
+	}
+}
