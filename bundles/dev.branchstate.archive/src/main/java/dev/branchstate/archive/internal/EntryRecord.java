@@ -24,6 +24,8 @@ final class EntryRecord {
 	int[] chunkCrc;
 	/** Reader: number of frames known (1 unless chunked; 0 unknown = foreign). */
 	int chunks = 1;
+	/** Reader: where the next entry (or the central directory) starts, -1 if this entry cannot be copied as a region. */
+	long regionEnd = -1;
 
 	EntryRecord(String name, byte[] nameBytes, EntryType type, int mode, FileTime mtime) {
 		this.name = name;

@@ -63,6 +63,16 @@ public final class IndexedArchiveReader implements ArchiveReader {
 		}
 		this.entries = Collections.unmodifiableList(list);
 		this.bufferSize = buf;
+		// region of each entry = up to the next local header: lets a differential save copy runs verbatim
+		EntryRecord[] byOffset = records.clone();
+		java.util.Arrays.sort(byOffset, java.util.Comparator.comparingLong(r -> r.localOffset));
+		for (int i = 0; i < byOffset.length; i++) {
+			EntryRecord r = byOffset[i];
+			long end = i + 1 < byOffset.length ? byOffset[i + 1].localOffset : cdOffset;
+			long min = ZipFormat.LOC_LEN + r.nameBytes.length + r.csize;
+			long len = end - r.localOffset;
+			r.regionEnd = len >= min && len <= min + 0xffff + 24 ? end : -1;
+		}
 	}
 
 	public static IndexedArchiveReader open(Path path) throws IOException {

@@ -247,6 +247,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		checkState();
 		try {
 			flushBatch();
+			flushCopyRun();
 			awaitUnits();
 			long cdOffset;
 			synchronized (sequencer) {
@@ -561,6 +562,19 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		r.chunkSize = p.chunkSize;
 		r.chunkCsize = p.chunkCsize;
 		r.chunkCrc = p.chunkCrc;
+		if (p.regionEnd > 0) {
+			if (!runNew.isEmpty() && (p.localOffset != runEnd || runEnd - runStart > MAX_RUN_BYTES
+					|| runNew.size() >= MAX_RUN_ENTRIES)) {
+				flushCopyRun();
+			}
+			if (runNew.isEmpty()) {
+				runStart = p.localOffset;
+			}
+			runNew.add(r);
+			runOld.add(p);
+			runEnd = p.regionEnd;
+			return true;
+		}
 		Unit u = new Unit(unitCount++, r);
 		u.slot = takeSlot(r.name);
 		u.kind = Unit.COPY;
@@ -575,6 +589,34 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			deposit(u);
 		});
 		return true;
+	}
+
+	private static final long MAX_RUN_BYTES = 64L << 20;
+	private static final int MAX_RUN_ENTRIES = 4096;
+	/** Unchanged entries adjacent in the previous archive: copied verbatim (local headers and data) as one region. */
+	private final List<EntryRecord> runNew = new ArrayList<>();
+	private final List<EntryRecord> runOld = new ArrayList<>();
+	private long runStart;
+	private long runEnd;
+
+	private void flushCopyRun() throws IOException {
+		if (runNew.isEmpty()) {
+			return;
+		}
+		EntryRecord[] recs = runNew.toArray(new EntryRecord[0]);
+		Unit u = new Unit(unitCount++, recs[0]);
+		u.kind = Unit.COPY_RUN;
+		u.batch = recs;
+		u.batchOffsets = new int[recs.length];
+		for (int i = 0; i < recs.length; i++) {
+			u.batchOffsets[i] = (int) (runOld.get(i).localOffset - runStart);
+		}
+		u.copyFrom = runStart;
+		u.length = runEnd - runStart;
+		runNew.clear();
+		runOld.clear();
+		u.slot = takeSlot(recs[0].name);
+		run(u, () -> deposit(u));
 	}
 
 	private void submitLargeFile(EntryRecord r, Path source, long size) throws IOException {
@@ -894,6 +936,14 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 					progress.entryDone(u.batch[i].size);
 				}
 			}
+			case Unit.COPY_RUN -> {
+				copyRegion(u.slot.raw, u.copyFrom, u.position, u.length, r);
+				for (int i = 0; i < u.batch.length; i++) {
+					u.batch[i].localOffset = u.position + u.batchOffsets[i];
+					progress.entryDone(u.batch[i].size);
+				}
+				copied.addAndGet(u.batch.length);
+			}
 			case Unit.LARGE_HEADER -> {
 				// region reserved; the header is written by finishLarge once sizes and CRC are known
 			}
@@ -924,9 +974,14 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	}
 
 	private void copyData(Unit u, long to) throws IOException {
-		ByteBuffer buf = u.slot.raw;
-		long from = u.copyFrom;
-		long left = u.record.csize;
+		copyRegion(u.slot.raw, u.copyFrom, to, u.record.csize, u.record);
+	}
+
+	private void copyRegion(ByteBuffer buf, long fromPosition, long toPosition, long length, EntryRecord r)
+			throws IOException {
+		long from = fromPosition;
+		long to = toPosition;
+		long left = length;
 		FileChannel src = previous.channel();
 		while (left > 0) {
 			buf.clear();
@@ -936,12 +991,12 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			while (buf.hasRemaining()) {
 				int n = src.read(buf, from + buf.position());
 				if (n < 0) {
-					throw new ArchiveException("previous archive truncated", previous.path(), u.record.name, from);
+					throw new ArchiveException("previous archive truncated", previous.path(), r.name, from);
 				}
 			}
 			buf.flip();
 			int n = buf.remaining();
-			writeFully(buf, to, u.record);
+			writeFully(buf, to, r);
 			from += n;
 			to += n;
 			left -= n;
@@ -1002,6 +1057,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		static final int CHUNK = 2;
 		static final int COPY = 3;
 		static final int BATCH = 4;
+		static final int COPY_RUN = 5;
 		final long seq;
 		final EntryRecord record;
 		int kind;
