@@ -14,16 +14,21 @@ import org.osgi.framework.BundleContext;
 import org.osgi.framework.BundleException;
 import org.osgi.framework.FrameworkUtil;
 
+import dev.branchstate.core.internal.switching.SwitchCommand;
+
 /**
  * Headless entry point: {@code -application dev.branchstate.core.app <command> [args]}, on the workspace given with
  * {@code -data}. Commands:
  * <ul>
  * <li>{@code status}: the Branchstate bundles and contributions;</li>
- * <li>{@code import <repoPath>}: imports the Eclipse projects found in the repository's work tree (or creates one
- * general project at its root when there is none);</li>
+ * <li>{@code import <repoPath> [--derived=<globs>]}: imports the Eclipse projects found in the repository's work
+ * tree (or creates one general project at its root when there is none); {@code --derived} sets the workspace's
+ * {@code derivedFolders} preference (e.g. {@code --derived=bin,target}), needed when no derived flag is set yet;</li>
  * <li>{@code list [<repoPath>]}: the stored states, newest first;</li>
  * <li>{@code save <repoPath>}: refreshes the repository's projects and saves their state for HEAD;</li>
  * <li>{@code restore <repoPath> [<commit>]}: restores the state of the commit (default: HEAD);</li>
+ * <li>{@code switch <repoPath> <branch>}: checks the branch out with JGit and waits until the switch is handled
+ * ({@link SwitchCommand});</li>
  * <li>{@code verify [<repoPath>]}: reads every state archive completely (sizes, CRC-32);</li>
  * <li>{@code prune [<repoPath>]}: deletes states whose commit or archive is gone, orphan files of crashed saves,
  * and least-recently-used states beyond the disk budget.</li>
@@ -48,12 +53,15 @@ public final class BranchstateApplication implements IApplication {
 		if ("status".equals(arguments.get(0))) { //$NON-NLS-1$
 			return status(out);
 		}
+		if ("switch".equals(arguments.get(0))) { //$NON-NLS-1$
+			return SwitchCommand.run(arguments.subList(1, arguments.size()), out, System.err);
+		}
 		return new Commands(out, System.err).run(arguments);
 	}
 
 	static Object usage(String problem) {
 		System.err.println("branchstate: " + problem //$NON-NLS-1$
-				+ ". Commands: status, import <repo>, list [<repo>], save <repo>, restore <repo> [<commit>], verify [<repo>], prune [<repo>]"); //$NON-NLS-1$
+				+ ". Commands: status, import <repo> [--derived=<globs>], list [<repo>], save <repo>, restore <repo> [<commit>], verify [<repo>], prune [<repo>], switch <repo> <branch>"); //$NON-NLS-1$
 		return EXIT_USAGE;
 	}
 

@@ -96,7 +96,7 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 	/**
 	 * @param headsFile where the last handled HEADs are kept, {@code null} to keep them in memory only
 	 */
-	public SwitchManager(IStateService states, IWorkspace workspace, Path headsFile) {
+	SwitchManager(IStateService states, IWorkspace workspace, Path headsFile) {
 		this.states = states;
 		this.workspace = workspace;
 		this.headsFile = headsFile;
@@ -397,7 +397,13 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 			SwitchLog.warning(SwitchMessages.bind(SwitchMessages.Switch_repositoryUnreadable, gitDir), e);
 			return;
 		}
-		TrackedRepository repository = new TrackedRepository(gitDir, key, git, projects, this);
+		String canonicalKey;
+		try {
+			canonicalKey = key(gitDir.getCanonicalFile());
+		} catch (IOException e) {
+			canonicalKey = key;
+		}
+		TrackedRepository repository = new TrackedRepository(gitDir, key, canonicalKey, git, projects, this);
 		Head current;
 		try {
 			current = Head.read(git);
@@ -422,11 +428,7 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 			repository.lock.unlock();
 		}
 		repositories.put(key, repository);
-		try {
-			repositories.putIfAbsent(key(gitDir.getCanonicalFile()), repository);
-		} catch (IOException e) {
-			// the name as given is enough
-		}
+		repositories.putIfAbsent(canonicalKey, repository);
 		if (watcher != null) {
 			try {
 				watcher.watch(key, gitDir.toPath());

@@ -121,6 +121,7 @@ final class SwitchProtocol {
 				project.refreshLocal(IResource.DEPTH_INFINITE, refresh.split(1));
 			}
 			failureReported.remove(repository.key);
+			failureReported.remove(repository.canonicalKey);
 			repository.derived = null; // until the restore has finished: a failed one leaves it unknown
 			repository.identical = false;
 			RestoreResult result = states.restore(repository.gitDir, state.commitId(), progress.split(40));
@@ -191,6 +192,7 @@ final class SwitchProtocol {
 	/** Saves the derived data as the state of {@code head}; a failure has been reported when this throws. */
 	void save(TrackedRepository repository, Head head, IProgressMonitor monitor) throws CoreException {
 		failureReported.remove(repository.key);
+		failureReported.remove(repository.canonicalKey);
 		states.save(repository.gitDir, head.commitId(), head.branch(), monitor);
 		repository.identical = true;
 	}
@@ -203,7 +205,7 @@ final class SwitchProtocol {
 	/** Step 7: one Error Log entry and one FAILED event, unless the state service reported the failure itself. */
 	private void failed(TrackedRepository repository, Head before, Head target, long start, IStatus cause,
 			Throwable exception) {
-		if (failureReported.remove(repository.key)) {
+		if (failureReported.remove(repository.key) | failureReported.remove(repository.canonicalKey)) {
 			return;
 		}
 		String message = SwitchMessages.bind(SwitchMessages.Switch_failed, new Object[] { repository.displayName(),
@@ -216,7 +218,7 @@ final class SwitchProtocol {
 
 	/** Reports a failure of a save outside a switch (at shutdown) once. */
 	void saveFailed(TrackedRepository repository, CoreException e) {
-		if (failureReported.remove(repository.key)) {
+		if (failureReported.remove(repository.key) | failureReported.remove(repository.canonicalKey)) {
 			return;
 		}
 		String message = SwitchMessages.bind(SwitchMessages.Switch_saveFailed, repository.displayName(),

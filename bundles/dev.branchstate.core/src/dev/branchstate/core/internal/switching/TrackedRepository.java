@@ -18,6 +18,8 @@ final class TrackedRepository implements AutoCloseable {
 	final File gitDir;
 	/** {@link SwitchManager#key(File)} of {@link #gitDir}. */
 	final String key;
+	/** {@link SwitchManager#key(File)} of the canonical {@link #gitDir} (the state service may name it so). */
+	final String canonicalKey;
 	final Repository git;
 	final ReentrantLock lock = new ReentrantLock();
 	final SwitchJob job;
@@ -34,9 +36,11 @@ final class TrackedRepository implements AutoCloseable {
 	/** The HEAD for which the state being left was already saved ahead of a refresh (see SwitchProtocol#saveAhead). */
 	Head savedAheadFor;
 
-	TrackedRepository(File gitDir, String key, Repository git, List<IProject> projects, SwitchManager manager) {
+	TrackedRepository(File gitDir, String key, String canonicalKey, Repository git, List<IProject> projects,
+			SwitchManager manager) {
 		this.gitDir = gitDir;
 		this.key = key;
+		this.canonicalKey = canonicalKey;
 		this.git = git;
 		this.projects = projects;
 		this.job = new SwitchJob(this, manager);

@@ -35,7 +35,7 @@ class RepositoryLayoutTest {
 
 	@BeforeEach
 	void setUp() throws Exception {
-		harness = new SwitchHarness(temp.resolve("scratch"));
+		harness = new SwitchHarness();
 		harness.autoBuild(true);
 	}
 

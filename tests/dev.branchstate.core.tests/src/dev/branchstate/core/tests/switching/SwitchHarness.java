@@ -1,7 +1,6 @@
 package dev.branchstate.core.tests.switching;
 
 import java.io.File;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
@@ -25,9 +24,8 @@ import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.internal.switching.SwitchManager;
 
 /**
- * The switch manager under test and the state events it caused. Uses the real state service and the switch
- * manager that Declarative Services started when a real {@link IStateService} is registered; otherwise (while the
- * state engine is not there yet) a {@link FakeStateService} and a switch manager made here.
+ * The switch manager that Declarative Services started, the real state service, and the state events about the
+ * test's repositories.
  */
 final class SwitchHarness implements AutoCloseable {
 
@@ -35,27 +33,16 @@ final class SwitchHarness implements AutoCloseable {
 
 	final IWorkspace workspace = ResourcesPlugin.getWorkspace();
 	final IStateService service;
-	final boolean real;
-	private final Path headsFile;
 	private final List<StateEvent> events = new ArrayList<>();
 	private final IStateListener listener = this::record;
 	private SwitchManager manager;
 
-	SwitchHarness(Path scratch) throws Exception {
-		Bundle core = Platform.getBundle("dev.branchstate.core");
-		core.start(Bundle.START_TRANSIENT);
-		IStateService found = service(IStateService.class, 5_000);
-		real = found != null;
-		headsFile = scratch.resolve("heads.properties");
-		if (real) {
-			service = found;
-			manager = service(SwitchManager.class, TIMEOUT_MS);
-			if (manager == null) {
-				throw new IllegalStateException("the state service runs but the switch manager does not");
-			}
-		} else {
-			service = new FakeStateService(workspace);
-			manager = new SwitchManager(service, workspace, headsFile);
+	SwitchHarness() throws Exception {
+		Platform.getBundle("dev.branchstate.core").start(Bundle.START_TRANSIENT);
+		service = service(IStateService.class, TIMEOUT_MS);
+		manager = service(SwitchManager.class, TIMEOUT_MS);
+		if (service == null || manager == null) {
+			throw new IllegalStateException("the state service or the switch manager is not running");
 		}
 		service.addStateListener(listener);
 	}
@@ -75,24 +62,16 @@ final class SwitchHarness implements AutoCloseable {
 		return manager;
 	}
 
-	/** Stops switch detection, as when Eclipse is closed. */
+	/** Stops switch detection, as when Eclipse is closed (the component is disabled). */
 	void stopManager() throws Exception {
-		if (real) {
-			scr(false);
-		} else {
-			manager.close();
-		}
+		scr(false);
 		manager = null;
 	}
 
 	/** Starts switch detection again, as when Eclipse starts. */
 	void startManager() throws Exception {
-		if (real) {
-			scr(true);
-			manager = service(SwitchManager.class, TIMEOUT_MS);
-		} else {
-			manager = new SwitchManager(service, workspace, headsFile);
-		}
+		scr(true);
+		manager = service(SwitchManager.class, TIMEOUT_MS);
 		manager.track();
 	}
 
@@ -172,9 +151,6 @@ final class SwitchHarness implements AutoCloseable {
 	@Override
 	public void close() {
 		service.removeStateListener(listener);
-		if (!real && manager != null) {
-			manager.close();
-		}
 	}
 
 }

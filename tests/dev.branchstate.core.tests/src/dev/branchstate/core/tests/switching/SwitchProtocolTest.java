@@ -2,22 +2,34 @@ package dev.branchstate.core.tests.switching;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.resources.IResource;
 import org.eclipse.core.resources.IncrementalProjectBuilder;
+import org.eclipse.core.runtime.ILogListener;
+import org.eclipse.core.runtime.IStatus;
+import org.eclipse.core.runtime.Platform;
+import org.eclipse.core.runtime.preferences.IEclipsePreferences;
+import org.eclipse.core.runtime.preferences.InstanceScope;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.branchstate.core.BranchstatePreferences;
 import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateEvent.Kind;
+import dev.branchstate.core.StateInfo;
+import dev.branchstate.core.internal.switching.SwitchCommand;
 
 /**
  * The switch protocol end to end on a real workspace: a repository with branches main (A) and B, a project on its
@@ -43,7 +55,7 @@ class SwitchProtocolTest {
 
 	@BeforeEach
 	void setUp() throws Exception {
-		harness = new SwitchHarness(temp.resolve("scratch"));
+		harness = new SwitchHarness();
 		harness.autoBuild(true);
 		repo = GitFixture.create(temp.resolve("repo"), MAIN);
 		commitA = repo.git.getRepository().resolve("HEAD").name();
@@ -255,6 +267,108 @@ class SwitchProtocolTest {
 				.satisfies(e -> assertThat(e.commitId()).isEqualTo(commitA));
 		assertThat(RecordingBuilder.record(project)).isEmpty();
 		assertSameBytes(GitFixture.derived(project), derivedA);
+	}
+
+	@Test
+	void theHeadlessSwitchCommandChecksOutAndWaitsForTheSwitch() throws Exception {
+		var out = new java.io.ByteArrayOutputStream();
+		var err = new java.io.ByteArrayOutputStream();
+		Integer exit = SwitchCommand.run(List.of(repo.workTree.toString(), "B"), new java.io.PrintStream(out, true),
+				new java.io.PrintStream(err, true));
+		assertThat(exit).as(err.toString()).isEqualTo(0);
+		assertThat(repo.git.getRepository().getBranch()).isEqualTo("B");
+		assertThat(out.toString()).contains("saved " + commitA.substring(0, 10) + " main").contains("checkout B")
+				.contains("switch handled").contains("refresh and build");
+		assertThat(RecordingBuilder.record(project)).containsExactlyInAnyOrder("compile src/a.txt",
+				"remove src/c.txt", "compile src/d.txt");
+		RecordingBuilder.reset(project);
+
+		out.reset();
+		exit = SwitchCommand.run(List.of(repo.workTree.toString(), "main"), new java.io.PrintStream(out, true),
+				new java.io.PrintStream(err, true));
+		assertThat(exit).as(err.toString()).isEqualTo(0);
+		assertThat(out.toString()).contains("restored " + commitA.substring(0, 10));
+		assertThat(RecordingBuilder.record(project)).isEmpty();
+
+		assertThat(SwitchCommand.run(List.of(temp.resolve("nowhere").toString(), "B"), new java.io.PrintStream(out),
+				new java.io.PrintStream(err))).isEqualTo(1);
+		assertThat(SwitchCommand.run(List.of("only-one"), new java.io.PrintStream(out), new java.io.PrintStream(err)))
+				.isEqualTo(2);
+	}
+
+	@Test
+	void aCorruptStateFailsSafeWithOneReportAndANormalRebuild() throws Exception {
+		checkoutInIde("B");
+		checkoutInIde("main");
+		checkoutInIde("B");
+		StateInfo stateA = harness.service.states(repo.gitDir()).stream().filter(s -> s.commitId().equals(commitA))
+				.findFirst().orElseThrow();
+		try (FileChannel channel = FileChannel.open(stateA.archive(), StandardOpenOption.WRITE,
+				StandardOpenOption.READ)) {
+			ByteBuffer middle = ByteBuffer.allocate(64);
+			long at = channel.size() / 3;
+			channel.read(middle, at);
+			for (int i = 0; i < middle.capacity(); i++) {
+				middle.put(i, (byte) ~middle.get(i));
+			}
+			channel.write(middle.flip(), at);
+		}
+		Map<String, byte[]> derivedB = GitFixture.derived(project);
+		RecordingBuilder.reset(project);
+		harness.takeEvents(repo.gitDir());
+		List<IStatus> errors = new CopyOnWriteArrayList<>();
+		ILogListener log = (status, plugin) -> {
+			if (status.getSeverity() == IStatus.ERROR) {
+				errors.add(status);
+			}
+		};
+		Platform.addLogListener(log);
+		try {
+			checkoutInIde("main");
+		} finally {
+			Platform.removeLogListener(log);
+		}
+
+		List<StateEvent> events = harness.takeEvents(repo.gitDir());
+		assertThat(events).filteredOn(e -> e.kind() == Kind.FAILED).hasSize(1);
+		assertThat(events).noneMatch(e -> e.kind() == Kind.RESTORED);
+		assertThat(errors).hasSize(1);
+		assertThat(RecordingBuilder.record(project)).as("the builders rebuilt what the checkout changed")
+				.containsExactlyInAnyOrder("compile src/a.txt", "compile src/c.txt", "remove src/d.txt");
+		Map<String, byte[]> now = GitFixture.derived(project);
+		assertThat(now.keySet()).containsExactlyInAnyOrder("bin/a.txt.out", "bin/b.txt.out", "bin/c.txt.out",
+				"bin/sub/s.txt.out");
+		for (String untouched : List.of("bin/b.txt.out", "bin/sub/s.txt.out")) {
+			assertThat(now.get(untouched)).as("not partially restored: " + untouched).isEqualTo(derivedB.get(untouched));
+		}
+		assertThat(new String(now.get("bin/c.txt.out"))).contains("CHARLIE");
+		assertThat(GitFixture.markers(project)).hasSize(2).anyMatch(m -> m.startsWith("src/c.txt"));
+	}
+
+	@Test
+	void automaticSwitchingOffAndBranchPatternsAreHonoured() throws Exception {
+		IEclipsePreferences preferences = InstanceScope.INSTANCE.getNode(BranchstatePreferences.NODE);
+		try {
+			preferences.putBoolean(BranchstatePreferences.AUTO_SWITCH, false);
+			checkoutInIde("B");
+			List<StateEvent> off = harness.takeEvents(repo.gitDir());
+			assertThat(off).noneMatch(e -> e.kind() == Kind.SAVED || e.kind() == Kind.RESTORED);
+			assertThat(off).anyMatch(e -> e.kind() == Kind.SKIPPED && e.message().contains("automatic switching is off"));
+
+			preferences.remove(BranchstatePreferences.AUTO_SWITCH);
+			preferences.put(BranchstatePreferences.BRANCH_PATTERNS, "main, release/*");
+			checkoutInIde("main");
+			List<StateEvent> toMain = harness.takeEvents(repo.gitDir());
+			assertThat(toMain).noneMatch(e -> e.kind() == Kind.SAVED);
+			assertThat(toMain).anyMatch(e -> e.kind() == Kind.SKIPPED && e.message().contains("matches none"));
+
+			checkoutInIde("B");
+			assertThat(harness.takeEvents(repo.gitDir())).filteredOn(e -> e.kind() == Kind.SAVED).singleElement()
+					.satisfies(e -> assertThat(e.branch()).isEqualTo("main"));
+		} finally {
+			preferences.remove(BranchstatePreferences.AUTO_SWITCH);
+			preferences.remove(BranchstatePreferences.BRANCH_PATTERNS);
+		}
 	}
 
 	private void checkoutInIde(String name) throws Exception {
