@@ -22,6 +22,8 @@ import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.IPath;
 import org.eclipse.core.runtime.IStatus;
 import org.eclipse.core.runtime.NullProgressMonitor;
+import org.eclipse.core.runtime.preferences.IEclipsePreferences;
+import org.eclipse.core.runtime.preferences.InstanceScope;
 import org.eclipse.equinox.app.IApplication;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
@@ -29,8 +31,10 @@ import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.FrameworkUtil;
+import org.osgi.service.prefs.BackingStoreException;
 import org.osgi.util.tracker.ServiceTracker;
 
+import dev.branchstate.core.BranchstatePreferences;
 import dev.branchstate.core.IStateService;
 import dev.branchstate.core.RestoreResult;
 import dev.branchstate.core.StateInfo;
@@ -53,7 +57,7 @@ final class Commands {
 		List<String> args = arguments.subList(1, arguments.size());
 		try {
 			return switch (command) {
-			case "import" -> importProjects(one(args)); //$NON-NLS-1$
+			case "import" -> importProjects(args); //$NON-NLS-1$
 			case "list" -> list(optional(args)); //$NON-NLS-1$
 			case "save" -> save(one(args)); //$NON-NLS-1$
 			case "restore" -> restore(args); //$NON-NLS-1$
@@ -103,8 +107,31 @@ final class Commands {
 
 	// ------------------------------------------------------------------------------------------------ import
 
-	private Object importProjects(String repoPath) throws CoreException, IOException, NotFoundException {
-		File gitDir = gitDir(repoPath);
+	private static final String DERIVED_OPTION = "--derived="; //$NON-NLS-1$
+
+	private Object importProjects(List<String> args)
+			throws CoreException, IOException, NotFoundException, UsageException {
+		String derived = null;
+		List<String> paths = new ArrayList<>();
+		for (String a : args) {
+			if (a.startsWith(DERIVED_OPTION)) {
+				derived = a.substring(DERIVED_OPTION.length());
+			} else {
+				paths.add(a);
+			}
+		}
+		File gitDir = gitDir(one(paths));
+		if (derived != null) {
+			// workspace-wide (instance scope), so that nothing is written into the repository
+			IEclipsePreferences node = InstanceScope.INSTANCE.getNode(BranchstatePreferences.NODE);
+			node.put(BranchstatePreferences.DERIVED_FOLDERS, derived);
+			try {
+				node.flush();
+			} catch (BackingStoreException e) {
+				throw new IOException(e.getMessage(), e);
+			}
+			out.println("derived folders " + derived); //$NON-NLS-1$
+		}
 		Path workTree;
 		try (Repository repository = new FileRepositoryBuilder().setGitDir(gitDir).setMustExist(true).build()) {
 			workTree = repository.getWorkTree().toPath().toRealPath();
