@@ -24,6 +24,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.branchstate.core.BranchstatePreferences;
 import dev.branchstate.core.StateEvent;
@@ -148,8 +150,9 @@ class SwitchProtocolTest {
 				.satisfies(e -> assertThat(e.commitId()).isEqualTo(commitA));
 	}
 
-	@Test
-	void aBuildThatStartsBeforeTheSwitchJobHandlesTheSwitchInPreBuild() throws Exception {
+	@ParameterizedTest(name = "terminal checkout: {0}")
+	@ValueSource(booleans = { false, true })
+	void aBuildThatStartsBeforeTheSwitchJobHandlesTheSwitchInPreBuild(boolean terminal) throws Exception {
 		harness.autoBuild(false);
 		Map<String, byte[]> derivedA = GitFixture.derived(project);
 		TreeSet<String> markersA = GitFixture.markers(project);
@@ -159,11 +162,15 @@ class SwitchProtocolTest {
 		RecordingBuilder.reset(project);
 		harness.takeEvents(repo.gitDir());
 
-		// Holding the workspace root rule keeps the switch job (woken by the HEAD watch) waiting: only the
-		// PRE_BUILD listener can handle the switch before the builder runs.
+		// Holding the workspace root rule keeps the switch job (woken by the JGit ref event or the HEAD watch)
+		// waiting: only the PRE_BUILD listener can handle the switch before the builder runs.
 		harness.workspace.run(monitor -> {
 			try {
-				repo.cli("checkout", "-q", "main");
+				if (terminal) {
+					repo.cli("checkout", "-q", "main");
+				} else {
+					repo.git.checkout().setName("main").call();
+				}
 			} catch (Exception e) {
 				throw new IllegalStateException(e);
 			}
@@ -369,6 +376,18 @@ class SwitchProtocolTest {
 			preferences.remove(BranchstatePreferences.AUTO_SWITCH);
 			preferences.remove(BranchstatePreferences.BRANCH_PATTERNS);
 		}
+	}
+
+	@Test
+	void aFullWorkspaceSaveSavesTheStateOfEveryRepository() throws Exception {
+		assertThat(harness.service.states(repo.gitDir())).isEmpty();
+		harness.workspace.save(true, null);
+		assertThat(harness.takeEvents(repo.gitDir())).filteredOn(e -> e.kind() == Kind.SAVED).singleElement()
+				.satisfies(e -> assertThat(e.commitId()).isEqualTo(commitA));
+		assertThat(harness.service.states(repo.gitDir())).extracting(StateInfo::commitId).containsExactly(commitA);
+
+		harness.workspace.save(true, null);
+		assertThat(harness.takeEvents(repo.gitDir())).as("an identical state is not saved again").isEmpty();
 	}
 
 	private void checkoutInIde(String name) throws Exception {
