@@ -13,7 +13,9 @@ import org.eclipse.core.runtime.IStatus;
  * @param commitId  the commit of the state (may be {@code null} when a switch was skipped before one was known)
  * @param branch    the branch name (short, e.g. {@code main}), or {@code null} for a detached HEAD
  * @param message   a sentence for the user: what and why
- * @param status    OK for SAVED and RESTORED, INFO for SKIPPED, ERROR or WARNING for FAILED
+ * @param status    OK for SAVED and RESTORED, or a WARNING multi-status when some contributors failed and were
+ *                  skipped (one child per failure, naming contributor and project); INFO for SKIPPED (CANCEL when
+ *                  the operation was canceled); ERROR for FAILED
  * @param files     files saved or restored (0 when not applicable)
  * @param bytes     uncompressed bytes saved or restored
  * @param rebuilt   for RESTORED: source files handed to builders because they differ from the state

@@ -1,8 +1,17 @@
 package dev.branchstate.core.internal.service;
 
+import java.io.File;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 import org.eclipse.jgit.api.Git;
@@ -10,42 +19,73 @@ import org.eclipse.jgit.api.Status;
 import org.eclipse.jgit.api.errors.GitAPIException;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectInserter;
 import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.treewalk.TreeWalk;
 import org.eclipse.jgit.treewalk.filter.TreeFilter;
 
 /**
- * Repository-relative paths whose content in the working tree differs from a state: the files that differ between
- * the state's commit and HEAD, the files dirty in the working tree now (modified, added, removed, missing,
- * untracked, conflicting; ignored files excluded) and the files that were dirty when the state was saved.
+ * Repository-relative paths whose content in the working tree differs from what a state was built from.
+ * <p>
+ * What a state was built from: the tree of its commit, except for the files that were dirty when it was saved,
+ * whose content ids (Git blob ids of the raw bytes, or "absent") the state records. Candidates are the files that
+ * differ between the state's commit and HEAD, the files dirty now and the files dirty at save; a candidate is
+ * changed when its content now differs from what the state was built from. Content is compared as raw bytes, so a
+ * repository with clean/smudge filters or line-ending conversion may see a few extra changed paths, never fewer.
  */
 final class ChangedPaths {
+
+	/** Content id of a path that does not exist. */
+	static final String ABSENT = "-"; //$NON-NLS-1$
 
 	private ChangedPaths() {
 	}
 
-	static Set<String> compute(Repository repository, String stateCommit, Collection<String> dirtyAtSave)
+	/**
+	 * @param dirtyAtSave path → content id at save time ({@link #ABSENT} for a deleted file)
+	 */
+	static Set<String> compute(Repository repository, String stateCommit, Map<String, String> dirtyAtSave)
 			throws IOException {
-		Set<String> result = new TreeSet<>(dirtyAtSave);
+		Set<String> candidates = new TreeSet<>(dirtyAtSave.keySet());
 		ObjectId head = repository.resolve(Constants.HEAD);
 		ObjectId state = ObjectId.fromString(stateCommit);
-		if (head != null && !head.equals(state)) {
-			try (RevWalk walk = new RevWalk(repository); TreeWalk tw = new TreeWalk(repository)) {
-				tw.addTree(walk.parseCommit(state).getTree());
-				tw.addTree(walk.parseCommit(head).getTree());
-				tw.setRecursive(true);
-				tw.setFilter(TreeFilter.ANY_DIFF);
-				while (tw.next()) {
-					result.add(tw.getPathString());
+		Map<String, String> stateTree = new HashMap<>();
+		try (RevWalk walk = new RevWalk(repository)) {
+			RevCommit stateCommitObject = walk.parseCommit(state);
+			if (head != null && !head.equals(state)) {
+				try (TreeWalk tw = new TreeWalk(repository)) {
+					tw.addTree(stateCommitObject.getTree());
+					tw.addTree(walk.parseCommit(head).getTree());
+					tw.setRecursive(true);
+					tw.setFilter(TreeFilter.ANY_DIFF);
+					while (tw.next()) {
+						candidates.add(tw.getPathString());
+					}
+				}
+			}
+			candidates.addAll(dirty(repository));
+			for (String path : candidates) {
+				if (!dirtyAtSave.containsKey(path)) {
+					try (TreeWalk tw = TreeWalk.forPath(repository, path, stateCommitObject.getTree())) {
+						stateTree.put(path, tw == null ? ABSENT : tw.getObjectId(0).name());
+					}
 				}
 			}
 		}
-		result.addAll(dirty(repository));
+		Set<String> result = new TreeSet<>();
+		File workTree = repository.getWorkTree();
+		for (String path : candidates) {
+			String built = dirtyAtSave.containsKey(path) ? dirtyAtSave.get(path) : stateTree.get(path);
+			if (!Objects.equals(built, contentId(workTree, path))) {
+				result.add(path);
+			}
+		}
 		return result;
 	}
 
-	/** @return the paths dirty in the working tree now */
+	/** @return the paths dirty in the working tree now (ignored files excluded) */
 	static Set<String> dirty(Repository repository) throws IOException {
 		try {
 			Status status = Git.wrap(repository).status().call();
@@ -61,5 +101,56 @@ final class ChangedPaths {
 		} catch (GitAPIException e) {
 			throw new IOException(e.getMessage(), e);
 		}
+	}
+
+	/** @return path → content id now, for the given paths */
+	static Map<String, String> contentIds(Repository repository, Collection<String> paths) throws IOException {
+		Map<String, String> result = new TreeMap<>();
+		for (String path : paths) {
+			result.put(path, contentId(repository.getWorkTree(), path));
+		}
+		return result;
+	}
+
+	/** @return the Git blob id of the file's raw bytes, or {@link #ABSENT} */
+	static String contentId(File workTree, String path) throws IOException {
+		Path file = workTree.toPath().resolve(path);
+		if (Files.isSymbolicLink(file)) {
+			byte[] target = Files.readSymbolicLink(file).toString().getBytes(StandardCharsets.UTF_8);
+			return new ObjectInserter.Formatter().idFor(Constants.OBJ_BLOB, target).name();
+		}
+		if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+			return ABSENT;
+		}
+		return new ObjectInserter.Formatter().idFor(Constants.OBJ_BLOB, Files.readAllBytes(file)).name();
+	}
+
+	/** @return the paths with a content id that matches nothing: each counts as changed */
+	static Map<String, String> unknownContent(Collection<String> paths) {
+		Map<String, String> result = new TreeMap<>();
+		paths.forEach(p -> result.put(p, "?")); //$NON-NLS-1$
+		return result;
+	}
+
+	/** Encodes path → content id as lines {@code id<TAB>path}. */
+	static byte[] encode(Map<String, String> ids) {
+		StringBuilder b = new StringBuilder();
+		ids.forEach((path, id) -> b.append(id).append('\t').append(path).append('\n'));
+		return b.toString().getBytes(StandardCharsets.UTF_8);
+	}
+
+	static Map<String, String> decode(byte[] bytes) throws IOException {
+		Map<String, String> result = new TreeMap<>();
+		for (String line : new String(bytes, StandardCharsets.UTF_8).split("\n")) { //$NON-NLS-1$
+			if (line.isEmpty()) {
+				continue;
+			}
+			int tab = line.indexOf('\t');
+			if (tab <= 0) {
+				throw new IOException("invalid dirty path line in state: " + line); //$NON-NLS-1$
+			}
+			result.put(line.substring(tab + 1), line.substring(0, tab));
+		}
+		return result;
 	}
 }

@@ -7,7 +7,8 @@ import java.util.List;
 
 /**
  * Names inside a state archive: {@code branchstate/parts} lists the (contributor, version, project) parts that were
- * saved completely, one per line, tab-separated; {@code branchstate/state.properties} describes the state; the data
+ * saved completely, one per line, tab-separated; {@code branchstate/state.properties} describes the state;
+ * {@code branchstate/dirty} lists the files dirty at save with the Git blob id of their content; the data
  * of a part lives under {@code data/<contributor id>/<project name>/}.
  */
 final class StateLayout {
@@ -15,6 +16,7 @@ final class StateLayout {
 	static final String META = "branchstate/"; //$NON-NLS-1$
 	static final String PARTS = META + "parts"; //$NON-NLS-1$
 	static final String PROPERTIES = META + "state.properties"; //$NON-NLS-1$
+	static final String DIRTY = META + "dirty"; //$NON-NLS-1$
 	static final String DATA = "data/"; //$NON-NLS-1$
 
 	/** A part of a state: the data of one contributor for one project. */

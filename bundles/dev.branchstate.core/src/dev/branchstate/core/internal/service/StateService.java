@@ -376,6 +376,8 @@ public final class StateService implements IStateService {
 			writer.addBytes(StateLayout.PARTS, StateLayout.encode(parts), ArchiveWriter.DEFAULT_FILE_MODE, time);
 			writer.addBytes(StateLayout.PROPERTIES, properties(commit, branch, projects, dirty),
 					ArchiveWriter.DEFAULT_FILE_MODE, time);
+			writer.addBytes(StateLayout.DIRTY, ChangedPaths.encode(ChangedPaths.contentIds(repository, dirty)),
+					ArchiveWriter.DEFAULT_FILE_MODE, time);
 			monitor.split(15);
 			result = writer.commit();
 		} catch (ArchiveCanceledException e) {
@@ -446,7 +448,10 @@ public final class StateService implements IStateService {
 				List<Selected> selected = select(reader, dir, problems);
 				sub.worked(2);
 				long files = verify(reader, selected, sub.split(28));
-				Map<IProject, Set<IPath>> changed = changedPaths(repository, state,
+				Map<String, String> dirtyAtSave = reader.entry(StateLayout.DIRTY).isPresent()
+						? ChangedPaths.decode(reader.readAllBytes(StateLayout.DIRTY, 256 << 20))
+						: ChangedPaths.unknownContent(state.dirtyPaths());
+				Map<IProject, Set<IPath>> changed = changedPaths(repository, state, dirtyAtSave,
 						selected.stream().map(Selected::project).distinct().toList());
 				sub.worked(5);
 				AtomicLong touched = new AtomicLong();
@@ -596,11 +601,11 @@ public final class StateService implements IStateService {
 		}
 	}
 
-	private Map<IProject, Set<IPath>> changedPaths(Repository repository, StateInfo state, List<IProject> projects)
-			throws CoreException {
+	private Map<IProject, Set<IPath>> changedPaths(Repository repository, StateInfo state,
+			Map<String, String> dirtyAtSave, List<IProject> projects) throws CoreException {
 		Set<String> changed;
 		try {
-			changed = ChangedPaths.compute(repository, state.commitId(), state.dirtyPaths());
+			changed = ChangedPaths.compute(repository, state.commitId(), dirtyAtSave);
 		} catch (IOException | RuntimeException e) {
 			throw new CoreException(Status.error(NLS.bind(Messages.Service_changedPathsFailed, state.commitId()), e));
 		}

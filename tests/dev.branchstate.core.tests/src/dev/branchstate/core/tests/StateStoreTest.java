@@ -1,0 +1,112 @@
+package dev.branchstate.core.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.branchstate.core.StateInfo;
+import dev.branchstate.core.internal.store.StateStore;
+
+/** The state store alone: catalog persistence, replacement, retirement, budget, orphans. */
+class StateStoreTest {
+
+	@TempDir
+	Path temp;
+
+	private StateInfo state(StateStore store, File gitDir, String commit, List<String> branches, int size,
+			Instant when) throws Exception {
+		Path archive = store.newArchivePath(gitDir, commit);
+		Files.write(archive, new byte[size]);
+		return new StateInfo(gitDir, commit, branches, archive, when, when, size, size * 2L,
+				Map.of("c.one", 1, "c.two", 2), List.of("src/dirty.java"));
+	}
+
+	private static String commit(int n) {
+		return String.format("%040x", n);
+	}
+
+	@Test
+	void theCatalogSurvivesARestartWithEveryField() throws Exception {
+		File gitDir = Files.createDirectories(temp.resolve("repo/.git")).toFile();
+		StateStore store = new StateStore(temp.resolve("store"));
+		Instant t = Instant.ofEpochMilli(1_700_000_000_000L);
+		StateInfo s = state(store, gitDir, commit(1), List.of("main", "dev"), 100, t);
+		store.add(s, Set.of(), 0);
+
+		StateStore reopened = new StateStore(temp.resolve("store"));
+		assertThat(reopened.states()).singleElement().satisfies(r -> {
+			assertThat(r.gitDir()).isEqualTo(StateStore.canonical(gitDir));
+			assertThat(r.commitId()).isEqualTo(commit(1));
+			assertThat(r.branches()).containsExactly("main", "dev");
+			assertThat(r.archive()).isEqualTo(s.archive());
+			assertThat(r.created()).isEqualTo(t);
+			assertThat(r.lastUsed()).isEqualTo(t);
+			assertThat(r.size()).isEqualTo(100);
+			assertThat(r.uncompressedSize()).isEqualTo(200);
+			assertThat(r.contributors()).isEqualTo(Map.of("c.one", 1, "c.two", 2));
+			assertThat(r.dirtyPaths()).containsExactly("src/dirty.java");
+		});
+		// a second instance (another process) sees changes made by the first
+		store.touch(s, t.plusSeconds(60));
+		assertThat(reopened.states().get(0).lastUsed()).isEqualTo(t.plusSeconds(60));
+	}
+
+	@Test
+	void aNewStateOfTheSameCommitReplacesTheOldAndDeletesItsArchive() throws Exception {
+		File gitDir = Files.createDirectories(temp.resolve("repo/.git")).toFile();
+		StateStore store = new StateStore(temp.resolve("store"));
+		StateInfo first = state(store, gitDir, commit(1), List.of("main"), 10, Instant.now());
+		store.add(first, Set.of(), 0);
+		StateInfo second = state(store, gitDir, commit(1), List.of("main"), 20, Instant.now());
+		StateStore.AddResult result = store.add(second, Set.of(), 0);
+		assertThat(result.replaced()).extracting(StateInfo::archive).containsExactly(first.archive());
+		assertThat(first.archive()).doesNotExist();
+		assertThat(store.states()).extracting(StateInfo::size).containsExactly(20L);
+	}
+
+	@Test
+	void evictionGoesByLastUseAndKeepsTheStateJustAdded() throws Exception {
+		File gitDir = Files.createDirectories(temp.resolve("repo/.git")).toFile();
+		StateStore store = new StateStore(temp.resolve("store"));
+		Instant t = Instant.now();
+		for (int i = 0; i < 4; i++) {
+			store.add(state(store, gitDir, commit(i), List.of("b" + i), 100, t.plusSeconds(i)), Set.of(), 0);
+		}
+		store.touch(store.find(gitDir, commit(0)).orElseThrow(), t.plusSeconds(10));
+		StateStore.AddResult result = store.add(state(store, gitDir, commit(9), List.of("b9"), 250, t.plusSeconds(20)),
+				Set.of(), 400);
+		assertThat(result.evicted()).extracting(StateInfo::commitId).containsExactly(commit(1), commit(2), commit(3));
+		assertThat(store.states()).extracting(StateInfo::commitId).containsExactlyInAnyOrder(commit(0), commit(9));
+		assertThat(store.totalSize()).isEqualTo(350);
+		result.evicted().forEach(s -> assertThat(s.archive()).doesNotExist());
+	}
+
+	@Test
+	void orphansOfCrashedSavesAreRemovedOnlyWhenOldEnough() throws Exception {
+		File gitDir = Files.createDirectories(temp.resolve("repo/.git")).toFile();
+		StateStore store = new StateStore(temp.resolve("store"));
+		StateInfo kept = state(store, gitDir, commit(1), List.of("main"), 10, Instant.now());
+		store.add(kept, Set.of(), 0);
+		Path orphan = store.newArchivePath(gitDir, commit(2));
+		Files.write(orphan, new byte[5]);
+		Path temporary = orphan.resolveSibling("." + orphan.getFileName() + ".tmp-1234");
+		Files.write(temporary, new byte[5]);
+		assertThat(store.cleanOrphans(Duration.ofMinutes(10))).isEmpty();
+		Files.setLastModifiedTime(orphan, FileTime.from(Instant.now().minusSeconds(3600)));
+		Files.setLastModifiedTime(temporary, FileTime.from(Instant.now().minusSeconds(3600)));
+		assertThat(store.cleanOrphans(Duration.ofMinutes(10))).containsExactlyInAnyOrder(orphan, temporary);
+		assertThat(kept.archive()).exists();
+		assertThat(store.states()).hasSize(1);
+	}
+}
