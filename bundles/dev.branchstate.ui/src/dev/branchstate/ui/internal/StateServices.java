@@ -1,7 +1,9 @@
 package dev.branchstate.ui.internal;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.eclipse.core.runtime.CoreException;
@@ -21,8 +23,9 @@ import dev.branchstate.core.StateEvent;
  * The UI's access to the core {@link IStateService}, an OSGi service that may come and go (or never come, when the
  * core bundle failed).
  * <p>
- * UI listeners subscribe here rather than on a service instance: they are added to every tracked service as it
- * arrives and removed when it leaves, and told when the availability changes.
+ * UI listeners subscribe here rather than on a service instance: they hear the events of the service {@link #get()}
+ * answers (the highest ranking one, whose states the UI shows), whichever it is now, and are told when the
+ * availability changes.
  * <p>
  * One {@link ServiceTracker}, opened on first use; the framework drops its service listener when this bundle stops
  * (the UI bundle has no activator, on purpose: nothing here is worth starting eagerly).
@@ -39,7 +42,8 @@ public final class StateServices {
 
 	private static final List<Subscriber> SUBSCRIBERS = new CopyOnWriteArrayList<>();
 
-	private static final IStateListener DISPATCHER = StateServices::dispatch;
+	/** The listener added to each tracked service: it forwards the events of the service {@link #get()} answers. */
+	private static final Map<IStateService, IStateListener> DISPATCHERS = new ConcurrentHashMap<>();
 
 	private static ServiceTracker<IStateService, IStateService> tracker;
 
@@ -66,7 +70,10 @@ public final class StateServices {
 		SUBSCRIBERS.remove(subscriber);
 	}
 
-	private static void dispatch(StateEvent event) {
+	private static void dispatch(IStateService source, StateEvent event) {
+		if (get().orElse(null) != source) {
+			return; // a service the UI does not show (outranked): its events would not match the view's content
+		}
 		for (Subscriber s : SUBSCRIBERS) {
 			try {
 				s.stateChanged(event);
@@ -98,7 +105,9 @@ public final class StateServices {
 				public IStateService addingService(ServiceReference<IStateService> reference) {
 					IStateService service = context.getService(reference);
 					if (service != null) {
-						service.addStateListener(DISPATCHER);
+						IStateListener dispatcher = event -> dispatch(service, event);
+						DISPATCHERS.put(service, dispatcher);
+						service.addStateListener(dispatcher);
 						StateServices.availabilityChanged();
 					}
 					return service;
@@ -112,7 +121,10 @@ public final class StateServices {
 				@Override
 				public void removedService(ServiceReference<IStateService> reference, IStateService service) {
 					try {
-						service.removeStateListener(DISPATCHER);
+						IStateListener dispatcher = DISPATCHERS.remove(service);
+						if (dispatcher != null) {
+							service.removeStateListener(dispatcher);
+						}
 					} finally {
 						context.ungetService(reference);
 						StateServices.availabilityChanged();

@@ -1,21 +1,39 @@
 package dev.branchstate.ui.tests;
 
+import static dev.branchstate.ui.tests.UiTestSupport.waitUntil;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.fail;
 
+import java.io.File;
+import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.eclipse.core.commands.Command;
 import org.eclipse.core.commands.NotEnabledException;
+import org.eclipse.core.resources.IFile;
+import org.eclipse.core.resources.IFolder;
 import org.eclipse.core.resources.IProject;
+import org.eclipse.core.runtime.jobs.Job;
 import org.eclipse.jface.viewers.ISelection;
 import org.eclipse.jface.viewers.IStructuredSelection;
 import org.eclipse.jface.viewers.StructuredSelection;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.ui.IPageLayout;
+import org.eclipse.swt.SWT;
+import org.eclipse.swt.widgets.Button;
+import org.eclipse.swt.widgets.Composite;
+import org.eclipse.swt.widgets.Control;
+import org.eclipse.swt.widgets.Display;
+import org.eclipse.swt.widgets.Event;
+import org.eclipse.swt.widgets.Shell;
 import org.eclipse.ui.ISources;
 import org.eclipse.ui.IViewPart;
 import org.eclipse.ui.IWorkbenchPage;
@@ -23,16 +41,23 @@ import org.eclipse.ui.PartInitException;
 import org.eclipse.ui.PlatformUI;
 import org.eclipse.ui.commands.ICommandService;
 import org.eclipse.ui.handlers.IHandlerService;
+import org.eclipse.ui.keys.IBindingService;
 import org.eclipse.ui.part.ISetSelectionTarget;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.FrameworkUtil;
+import org.osgi.framework.ServiceReference;
 
+import dev.branchstate.core.IStateService;
+import dev.branchstate.core.StateInfo;
 import dev.branchstate.ui.BranchstateUI;
 
 /**
  * "Save State" and "Restore State…" through the handler service, as a menu item or the key binding runs them: enabled
- * for projects in a Git repository only.
+ * for projects in a Git repository only, bound to Ctrl+Alt+S; "Restore State…" asks which state and restores the one
+ * picked (the one at HEAD preselected); "Save State" stores a state of HEAD in the real state store.
  */
 class CommandsTest {
 
@@ -70,6 +95,111 @@ class CommandsTest {
 		}
 	}
 
+	@Test
+	void saveStateHasAKeyBindingNoOtherCommandUses() {
+		// The active bindings of a command depend on which shell has the focus, which Xvfb without a window manager
+		// does not settle: check what the binding manager holds for the active scheme instead.
+		IBindingService bindings = PlatformUI.getWorkbench().getService(IBindingService.class);
+		String scheme = bindings.getActiveScheme().getId();
+		List<String> ctrlAltS = Arrays.stream(bindings.getBindings())
+				.filter(b -> b.getParameterizedCommand() != null && b.getSchemeId().equals(scheme)
+						&& b.getTriggerSequence().format().equals("Ctrl+Alt+S") && b.getPlatform() == null)
+				.map(b -> b.getParameterizedCommand().getId() + " in " + b.getContextId()).toList();
+		assertThat(ctrlAltS).containsExactly(BranchstateUI.SAVE_STATE_COMMAND_ID + " in org.eclipse.ui.contexts.window");
+	}
+
+	@Test
+	void restoreStateAsksWhichStateAndRestoresTheOneAtHead() throws Exception {
+		git = UiTestSupport.initRepository(tmp.resolve("restore-app"));
+		String first = git.getRepository().resolve("HEAD").name();
+		UiTestSupport.commit(git, "src/Second.java", "class Second {}\n", "Second commit");
+		String second = git.getRepository().resolve("HEAD").name();
+		git.checkout().setName(first).call(); // HEAD detached at the older commit: its state is not the newest
+		gitProject = UiTestSupport.importProject("restore-app", git.getRepository().getWorkTree());
+		File gitDir = git.getRepository().getDirectory();
+		try (FakeStateService fake = new FakeStateService()) {
+			fake.addRepository(gitDir);
+			fake.add(new StateInfo(gitDir, first, List.of("main"), tmp.resolve("a.zip"), Instant.now(), Instant.now(),
+					1000, 4000, Map.of(), List.of()));
+			fake.add(new StateInfo(gitDir, second, List.of("topic"), tmp.resolve("b.zip"), Instant.now(), Instant.now(),
+					1000, 4000, Map.of(), List.of()));
+			fake.register();
+			select(gitProject);
+
+			AtomicReference<String> dialogTitle = new AtomicReference<>();
+			pressWhenShown("Restore State", "Restore", dialogTitle);
+			handlers().executeCommand(BranchstateUI.RESTORE_STATE_COMMAND_ID, null); // returns when the dialog closes
+			waitUntil("the restore job to call the service", Duration.ofSeconds(20), () -> !fake.restored().isEmpty());
+			assertThat(dialogTitle.get()).isEqualTo("Restore State");
+			assertThat(fake.restored()).containsExactly(first);
+		}
+	}
+
+	@Test
+	void saveStateCommandStoresAStateOfHead() throws Exception {
+		IStateService service = realService();
+		git = UiTestSupport.initRepository(tmp.resolve("save-app"));
+		String head = git.getRepository().resolve("HEAD").name();
+		gitProject = UiTestSupport.importProject("save-app", git.getRepository().getWorkTree());
+		IFolder bin = gitProject.getFolder("bin");
+		bin.create(true, true, null);
+		IFile output = bin.getFile("Main.class");
+		output.create("compiled Main".getBytes(), true, false, null);
+		bin.setDerived(true, null);
+		File gitDir = service.repositoryOf(gitProject).orElseThrow(() -> new AssertionError("repositoryOf(project)"));
+
+		select(gitProject);
+		handlers().executeCommand(BranchstateUI.SAVE_STATE_COMMAND_ID, null);
+		waitUntil("the Save State job to finish", Duration.ofSeconds(60),
+				() -> Job.getJobManager().find(BranchstateUI.JOB_FAMILY).length == 0
+						&& !service.states(gitDir).isEmpty());
+
+		List<StateInfo> states = service.states(gitDir);
+		assertThat(states).as("states of the repository after Save State").isNotEmpty();
+		StateInfo state = states.get(0);
+		assertThat(state.commitId()).isEqualTo(head);
+		assertThat(state.branches()).contains("main");
+		assertThat(state.archive()).as("the state archive").exists().isNotEmptyFile();
+	}
+
+	/** Presses the button of the dialog with that title once it is open (the command's event loop runs it). */
+	private static void pressWhenShown(String title, String button, AtomicReference<String> seen) {
+		Display display = Display.getCurrent();
+		long end = System.currentTimeMillis() + 20_000;
+		Runnable[] poll = new Runnable[1];
+		poll[0] = () -> {
+			for (Shell shell : display.getShells()) {
+				if (shell.isVisible() && title.equals(shell.getText())) {
+					Button b = findButton(shell, button);
+					if (b != null && b.isEnabled()) {
+						seen.set(shell.getText());
+						b.notifyListeners(SWT.Selection, new Event());
+						return;
+					}
+				}
+			}
+			if (System.currentTimeMillis() < end) {
+				display.timerExec(100, poll[0]);
+			}
+		};
+		display.timerExec(100, poll[0]);
+	}
+
+	private static Button findButton(Composite parent, String text) {
+		for (Control c : parent.getChildren()) {
+			if (c instanceof Button b && b.getText().replace("&", "").equals(text)) {
+				return b;
+			}
+			if (c instanceof Composite composite) {
+				Button b = findButton(composite, text);
+				if (b != null) {
+					return b;
+				}
+			}
+		}
+		return null;
+	}
+
 	/** Selects the project in the Project Explorer, as the user does before using the menu or the key. */
 	private static void select(IProject project) throws PartInitException {
 		IWorkbenchPage page = PlatformUI.getWorkbench().getActiveWorkbenchWindow().getActivePage();
@@ -87,6 +217,32 @@ class CommandsTest {
 	private static boolean enabled(Command command) {
 		command.setEnabled(handlers().getCurrentState());
 		return command.isEnabled();
+	}
+
+	/** The core service (not a test double), waiting a little for Declarative Services to register it. */
+	private static IStateService realService() {
+		BundleContext context = FrameworkUtil.getBundle(CommandsTest.class).getBundleContext();
+		long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+		while (System.nanoTime() < end) {
+			try {
+				for (ServiceReference<IStateService> ref : context.getServiceReferences(IStateService.class, null)) {
+					IStateService service = context.getService(ref);
+					if (service != null && !Proxy.isProxyClass(service.getClass())) {
+						return service;
+					}
+				}
+			} catch (org.osgi.framework.InvalidSyntaxException e) {
+				throw new IllegalStateException(e);
+			}
+			UiTestSupport.processEvents();
+			try {
+				Thread.sleep(100);
+			} catch (InterruptedException e) {
+				Thread.currentThread().interrupt();
+			}
+		}
+		return fail("No IStateService is registered by dev.branchstate.core: the state service (a DS component) "
+				+ "is missing or failed to activate, so Save State cannot store anything.");
 	}
 
 	private static IHandlerService handlers() {

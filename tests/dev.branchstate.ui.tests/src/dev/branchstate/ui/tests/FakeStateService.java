@@ -30,6 +30,7 @@ final class FakeStateService implements AutoCloseable {
 	private final List<StateInfo> states = new CopyOnWriteArrayList<>();
 	private final List<IStateListener> listeners = new CopyOnWriteArrayList<>();
 	private final List<File> repositories = new CopyOnWriteArrayList<>();
+	private final List<String> restored = new CopyOnWriteArrayList<>();
 	private final IStateService proxy;
 	private ServiceRegistration<IStateService> registration;
 
@@ -45,6 +46,10 @@ final class FakeStateService implements AutoCloseable {
 					}
 					case "addStateListener" -> listeners.add((IStateListener) args[0]);
 					case "removeStateListener" -> listeners.remove(args[0]);
+					case "restore" -> {
+						restored.add((String) args[1]);
+						yield null;
+					}
 					case "fireEvent" -> {
 						fire((StateEvent) args[0]);
 						yield null;
@@ -89,8 +94,9 @@ final class FakeStateService implements AutoCloseable {
 		}
 	}
 
-	int listenerCount() {
-		return listeners.size();
+	/** @return the commits restore(…) was called for, in order */
+	List<String> restored() {
+		return List.copyOf(restored);
 	}
 
 	private Optional<File> repositoryOf(IProject project) {
