@@ -293,6 +293,34 @@ class StateServiceTest {
 	}
 
 	@Test
+	void aRestoreCanceledAfterDerivedFilesWereWrittenLeavesThemToTheBuilders() throws Exception {
+		f.output(Map.of("A.class", Fixtures.random(3000, 11)));
+		NullProgressMonitor monitor = new NullProgressMonitor();
+		f.register(f.service.contributors().register("test.cancelsRestore", "cancels restore", 500,
+				new TestContributor() {
+					@Override
+					public void restore(IRestoreContext context, IProgressMonitor m) {
+						monitor.setCanceled(true); // after the derived files were restored
+					}
+				}));
+		StateInfo saved = f.service.save(f.gitDir(), null);
+		Files.write(f.workTree.resolve("bin/A.class"), new byte[] { 5 });
+		f.write("src/A.java", "class A { int changed; }\n");
+		Map<String, String> sources = Fixtures.hashes(f.workTree.resolve("src"));
+
+		assertThatThrownBy(() -> f.service.restore(f.gitDir(), saved.commitId(), monitor))
+				.isInstanceOf(OperationCanceledException.class);
+
+		// not half-restored: the derived output is gone (builders rebuild it), sources untouched
+		assertThat(Fixtures.files(f.workTree.resolve("bin"))).isEmpty();
+		assertThat(f.project.getFolder("bin").exists()).isFalse();
+		assertThat(Fixtures.hashes(f.workTree.resolve("src"))).isEqualTo(sources);
+		assertThat(f.events(StateEvent.Kind.RESTORED)).isEmpty();
+		assertThat(f.events(StateEvent.Kind.SKIPPED)).filteredOn(e -> e.status().getSeverity() == IStatus.CANCEL)
+				.hasSize(1);
+	}
+
+	@Test
 	void theCatalogIsReadableWhileASaveRuns() throws Exception {
 		f.output(Map.of("A.class", Fixtures.random(1000, 8)));
 		StateInfo first = f.service.save(f.gitDir(), null);

@@ -109,4 +109,22 @@ class StateStoreTest {
 		assertThat(kept.archive()).exists();
 		assertThat(store.states()).hasSize(1);
 	}
+
+	@Test
+	void anUnreadableCatalogIsSetAsideAndTheStoreStartsOver() throws Exception {
+		File gitDir = Files.createDirectories(temp.resolve("repo/.git")).toFile();
+		Path dir = temp.resolve("store");
+		StateStore store = new StateStore(dir);
+		store.add(state(store, gitDir, commit(1), List.of("main"), 10, Instant.now()), Set.of(), 0);
+		Files.write(dir.resolve(StateStore.CATALOG_FILE), new byte[] { 1, 2, 3, 4, 5 });
+		StateStore reopened = new StateStore(dir);
+		org.assertj.core.api.Assertions.assertThatThrownBy(reopened::states).isInstanceOf(java.io.IOException.class)
+				.hasMessageContaining(StateStore.CATALOG_FILE);
+		StateInfo fresh = state(reopened, gitDir, commit(2), List.of("dev"), 10, Instant.now());
+		reopened.add(fresh, Set.of(), 0);
+		assertThat(reopened.states()).extracting(StateInfo::commitId).containsExactly(commit(2));
+		try (var files = Files.list(dir)) {
+			assertThat(files.map(p -> p.getFileName().toString())).anyMatch(n -> n.startsWith("catalog.bin.unreadable-"));
+		}
+	}
 }

@@ -156,6 +156,23 @@ public final class DerivedResourcesContributor implements IStateContributor {
 		refresh(project, safe, saved, sub.split(4));
 	}
 
+	/**
+	 * Fail-safe of the service: removes the project's derived data (every derived root that holds no tracked file)
+	 * so that builders rebuild it, when a restore cannot be completed after derived files were already written.
+	 */
+	public static void discard(IProject project) throws CoreException {
+		if (!project.isAccessible() || project.getLocation() == null) {
+			return;
+		}
+		Path location = project.getLocation().toFile().toPath();
+		List<Root> roots = untracked(project, location, roots(project, location));
+		emptyRoots(location, roots);
+		for (Root r : roots) {
+			(r.folder() ? project.getFolder(r.path()) : project.getFile(r.path()))
+					.refreshLocal(IResource.DEPTH_INFINITE, null);
+		}
+	}
+
 	/** @return the derived roots of the project now: resources marked derived, then the preference's globs */
 	static List<Root> roots(IProject project, Path location) throws CoreException {
 		List<Root> roots = new ArrayList<>();

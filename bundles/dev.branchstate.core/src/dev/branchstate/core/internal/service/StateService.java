@@ -461,27 +461,20 @@ public final class StateService implements IStateService {
 						selected.stream().map(Selected::project).distinct().toArray(ISchedulingRule[]::new));
 				workspace.run(m -> {
 					SubMonitor work = SubMonitor.convert(m, selected.size() + changed.size());
-					for (Selected s : selected) {
-						RestoreContext context = new RestoreContext(reader, s.part(), s.project(), state.commitId(),
-								current, changed.getOrDefault(s.project(), Set.of()),
-								intPreference(BranchstatePreferences.WORKER_THREADS, 0), sub::isCanceled);
-						contexts.add(context);
-						SubMonitor step = work.split(1);
-						Outcome<Object> outcome = ContributorRegistry.safely(() -> {
-							s.contributor().restore(context, step);
-							return null;
-						});
-						sub.checkCanceled();
-						if (outcome.ok()) {
-							succeeded[0]++;
-						} else {
-							problems.add(ContributorRegistry.statusOf(NLS.bind(Messages.Service_contributorRestoreFailed,
-									s.part().contributorId(), s.project().getName()), outcome.failure()));
+					try {
+						restoreAndTouch(reader, selected, changed, state, current, problems, contexts, succeeded,
+								touched, work, sub);
+					} catch (CoreException | RuntimeException e) {
+						// derived data may already be restored while the changed sources are not touched: remove it,
+						// builders rebuild as if Branchstate were absent
+						for (IProject p : selected.stream().map(Selected::project).distinct().toList()) {
+							try {
+								DerivedResourcesContributor.discard(p);
+							} catch (CoreException | RuntimeException discardFailure) {
+								e.addSuppressed(discardFailure);
+							}
 						}
-					}
-					for (Map.Entry<IProject, Set<IPath>> e : changed.entrySet()) {
-						touched.addAndGet(touch(e.getKey(), e.getValue()));
-						work.worked(1);
+						throw e;
 					}
 				}, rule, IWorkspace.AVOID_UPDATE, sub.split(60));
 				if (!selected.isEmpty() && succeeded[0] == 0) {
@@ -518,6 +511,34 @@ public final class StateService implements IStateService {
 			throw restoreFailed(dir, commitId, branch, String.valueOf(e.getMessage()), e, start);
 		} finally {
 			lock.unlock();
+		}
+	}
+
+	/** Runs the selected contributors (each through SafeRunner), then touches the changed sources. */
+	private void restoreAndTouch(ArchiveReader reader, List<Selected> selected, Map<IProject, Set<IPath>> changed,
+			StateInfo state, String current, MultiStatus problems, List<RestoreContext> contexts, int[] succeeded,
+			AtomicLong touched, SubMonitor work, SubMonitor sub) throws CoreException {
+		int workers = intPreference(BranchstatePreferences.WORKER_THREADS, 0);
+		for (Selected s : selected) {
+			RestoreContext context = new RestoreContext(reader, s.part(), s.project(), state.commitId(), current,
+					changed.getOrDefault(s.project(), Set.of()), workers, sub::isCanceled);
+			contexts.add(context);
+			SubMonitor step = work.split(1);
+			Outcome<Object> outcome = ContributorRegistry.safely(() -> {
+				s.contributor().restore(context, step);
+				return null;
+			});
+			sub.checkCanceled();
+			if (outcome.ok()) {
+				succeeded[0]++;
+			} else {
+				problems.add(ContributorRegistry.statusOf(NLS.bind(Messages.Service_contributorRestoreFailed,
+						s.part().contributorId(), s.project().getName()), outcome.failure()));
+			}
+		}
+		for (Map.Entry<IProject, Set<IPath>> e : changed.entrySet()) {
+			touched.addAndGet(touch(e.getKey(), e.getValue()));
+			work.worked(1);
 		}
 	}
 

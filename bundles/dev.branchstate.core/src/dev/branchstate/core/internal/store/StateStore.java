@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
@@ -248,7 +249,16 @@ public final class StateStore {
 		lock.lock();
 		try (FileChannel channel = FileChannel.open(directory.resolve(LOCK_FILE), StandardOpenOption.CREATE,
 				StandardOpenOption.WRITE); FileLock fileLock = channel.lock()) {
-			List<StateInfo> before = read();
+			List<StateInfo> before;
+			try {
+				before = read();
+			} catch (IOException | RuntimeException e) {
+				// an unreadable catalog must not stop the store for good: keep it aside and start over; its
+				// archives become orphans that cleanOrphans removes
+				Path aside = directory.resolve(CATALOG_FILE + ".unreadable-" + System.currentTimeMillis()); //$NON-NLS-1$
+				Files.move(catalogFile, aside, StandardCopyOption.REPLACE_EXISTING);
+				before = new ArrayList<>();
+			}
 			Change change = mutation.apply(before);
 			if (change.states() != before) {
 				write(change.states());
@@ -305,7 +315,12 @@ public final class StateStore {
 		}
 		ResourceSet set = new ResourceSetImpl();
 		set.getPackageRegistry().put(CatalogPackage.NS_URI, CatalogPackage.PACKAGE);
-		Resource resource = EmfStates.loadFromFile(catalogFile, set);
+		Resource resource;
+		try {
+			resource = EmfStates.loadFromFile(catalogFile, set);
+		} catch (IOException | RuntimeException e) {
+			throw new IOException("unreadable state catalog " + catalogFile + ": " + e.getMessage(), e); //$NON-NLS-1$ //$NON-NLS-2$
+		}
 		List<StateInfo> result = new ArrayList<>();
 		for (EObject root : resource.getContents()) {
 			if (root.eClass() != CatalogPackage.CATALOG) {
