@@ -88,7 +88,7 @@ class AtomicityTest {
 		assertThat(p.entriesDone()).isEqualTo(p.entriesTotal()).isPositive();
 		assertThat(p.bytesDone()).isEqualTo(p.bytesTotal()).isPositive();
 		try (ArchiveWriter w = Archives.newWriter(tmp.resolve("t.zip"), WriteOptions.defaults())) {
-			for (String bad : new String[] { "../x", "/abs", "a//b", "a/./b", "C:x", "a\\b", "" }) {
+			for (String bad : new String[] { "../x", "/abs", "a//b", "a/./b", "a/..", "nul\0", "" }) {
 				assertThatThrownBy(() -> w.addBytes(bad, new byte[1], 0644, FileTime.fromMillis(0)))
 						.isInstanceOf(IllegalArgumentException.class);
 			}

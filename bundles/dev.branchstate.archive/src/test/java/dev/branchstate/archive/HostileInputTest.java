@@ -246,8 +246,7 @@ class HostileInputTest {
 	@Test
 	void pathTraversalAbsoluteAndDuplicateNamesAreRejected() throws Exception {
 		byte[] x = "x".getBytes(StandardCharsets.UTF_8);
-		for (String name : new String[] { "../evil", "a/../../evil", "/tmp/evil", "a//evil", "C:evil", "a\\..\\evil",
-				"./evil" }) {
+		for (String name : new String[] { "../evil", "a/../../evil", "/tmp/evil", "a//evil", "a\\..\\evil", "./evil" }) {
 			Path zip = craft(z -> stored(z, name, x, 0));
 			ArchiveException e = extractFails(zip, ExtractOptions.defaults());
 			assertThat(e.getEntry()).isEqualTo(name.replace('\\', '/')); // Commons Compress normalises '\\'

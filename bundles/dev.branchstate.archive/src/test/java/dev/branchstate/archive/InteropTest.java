@@ -61,7 +61,7 @@ class InteropTest {
 				files++;
 			}
 		}
-		assertThat(files).isEqualTo(65);
+		assertThat(files).isEqualTo(66);
 		assertThat(sawChunked).isTrue();
 	}
 

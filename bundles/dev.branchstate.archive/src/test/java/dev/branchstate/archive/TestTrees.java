@@ -45,6 +45,7 @@ final class TestTrees {
 		Files.setPosixFilePermissions(dir.resolve("run.sh"), PosixFilePermissions.fromString("rwxr-x---"));
 		Files.createSymbolicLink(dir.resolve("src/link"), dir.getFileSystem().getPath("pkg/sub/big.dat"));
 		Files.writeString(dir.resolve("ünïcødé €.txt"), "名前", StandardCharsets.UTF_8);
+		Files.writeString(dir.resolve("system-systemd\\x2dcryptsetup.slice:1"), "POSIX names may hold \\ and :");
 		Files.setLastModifiedTime(dir.resolve("src/pkg/F1.java"), FileTime.fromMillis(1_000_000_000_000L));
 		return dir;
 	}

@@ -1,7 +1,13 @@
 package dev.branchstate.archive.internal;
 
-/** Validation of entry names: relative, {@code /}-separated, no empty, {@code .} or {@code ..} segment. */
+/**
+ * Validation of entry names: relative, {@code /}-separated, no empty, {@code .} or {@code ..} segment, no NUL. On
+ * Windows also no backslash and no drive letter; on POSIX systems those are ordinary file name characters (e.g.
+ * systemd unit names contain {@code \\x2d}) and cannot lead outside the target.
+ */
 final class Names {
+
+	private static final boolean POSIX = java.io.File.separatorChar == '/';
 
 	private Names() {
 	}
@@ -14,13 +20,13 @@ final class Names {
 		if (name.indexOf('\0') >= 0) {
 			return "NUL character";
 		}
-		if (name.indexOf('\\') >= 0) {
+		if (!POSIX && name.indexOf('\\') >= 0) {
 			return "backslash";
 		}
 		if (name.charAt(0) == '/') {
 			return "absolute path";
 		}
-		if (name.length() >= 2 && name.charAt(1) == ':') {
+		if (!POSIX && name.length() >= 2 && name.charAt(1) == ':') {
 			return "drive letter";
 		}
 		String body = name;
