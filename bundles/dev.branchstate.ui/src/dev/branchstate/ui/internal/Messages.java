@@ -31,7 +31,7 @@ public final class Messages extends NLS {
 	public static String Notice_nothingRebuilt;
 	public static String Notice_failedTitle;
 	public static String Notice_failed;
-	public static String Notice_skipped;
+	public static String Notice_partial;
 	public static String Notice_saved;
 	public static String Notice_savedTitle;
 	public static String Notice_savedManually;

@@ -1,5 +1,9 @@
 package dev.branchstate.ui.internal;
 
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
+import org.eclipse.core.runtime.IStatus;
 import org.eclipse.osgi.util.NLS;
 import org.eclipse.ui.IStartup;
 
@@ -8,7 +12,8 @@ import dev.branchstate.core.StateEvent;
 /**
  * Tells the user what the automatic switch did, without getting in the way: a popup after a restore (what, how
  * many files, how long, how many changed files the builders redo) or after a failure (why Eclipse rebuilds instead),
- * the status line for saves and skips. Registered at workbench start-up ({@code org.eclipse.ui.startup}); the
+ * the status line for saves and skips (a skip is routine: a branch not kept, automatic switching off, no state
+ * stored yet; the Branch States view shows the reason too). Registered at workbench start-up ({@code org.eclipse.ui.startup}); the
  * state service calls it on its worker thread and {@link Notices} hands over to the display thread.
  * <p>
  * Failures are logged to the Error Log by the core service that met them; this class only tells the user.
@@ -22,19 +27,49 @@ public final class StateEventNotifier implements IStartup, StateServices.Subscri
 
 	@Override
 	public void stateChanged(StateEvent event) {
-		String name = nameOf(event);
 		switch (event.kind()) {
-			case RESTORED -> Notices.popup(Messages.Notice_restoredTitle, restoredText(event, name), false);
-			case FAILED -> Notices.popup(Messages.Notice_failedTitle,
-					NLS.bind(Messages.Notice_failed, name, reason(event)), true);
-			case SKIPPED -> Notices.status(NLS.bind(Messages.Notice_skipped, name, reason(event)), false);
-			case SAVED -> Notices.status(NLS.bind(Messages.Notice_saved,
-					new Object[] { name, Formats.count(event.files()), Formats.duration(event.duration()) }), false);
+			case RESTORED -> Notices.popup(Messages.Notice_restoredTitle, describe(event), partial(event));
+			case FAILED -> Notices.popup(Messages.Notice_failedTitle, describe(event), true);
+			case SKIPPED, SAVED -> Notices.status(describe(event), partial(event));
 		}
 	}
 
+	/**
+	 * What happened, as one or two sentences: the figures of a restore or save ("Restored 'feature-x': 28,114 files
+	 * in 1.2 s; 14 changed files rebuilt"), the service's own sentence for a skip or failure (it says why and that
+	 * builders rebuild), and the contributors that failed when a restore or save was only partial.
+	 */
+	public static String describe(StateEvent event) {
+		String name = nameOf(event);
+		String text = switch (event.kind()) {
+			case RESTORED -> restoredText(event, name);
+			case SAVED -> NLS.bind(Messages.Notice_saved,
+					new Object[] { name, Formats.count(event.files()), Formats.duration(event.duration()) });
+			case SKIPPED -> reason(event);
+			case FAILED -> NLS.bind(Messages.Notice_failed, reason(event));
+		};
+		if (partial(event)) {
+			text += ' ' + NLS.bind(Messages.Notice_partial, problems(event.status()));
+		}
+		return text;
+	}
+
+	/** @return whether a RESTORED or SAVED event says some contributors failed (a WARNING status) */
+	public static boolean partial(StateEvent event) {
+		return (event.kind() == StateEvent.Kind.RESTORED || event.kind() == StateEvent.Kind.SAVED)
+				&& event.status() != null && event.status().matches(IStatus.WARNING | IStatus.ERROR);
+	}
+
+	private static String problems(IStatus status) {
+		if (!status.isMultiStatus() || status.getChildren().length == 0) {
+			return status.getMessage();
+		}
+		return Arrays.stream(status.getChildren()).filter(c -> !c.isOK()).map(IStatus::getMessage)
+				.collect(Collectors.joining("; ")); //$NON-NLS-1$
+	}
+
 	/** "Restored 'feature-x': 28,114 files in 1.2 s; 14 changed files rebuilt" */
-	public static String restoredText(StateEvent event, String name) {
+	static String restoredText(StateEvent event, String name) {
 		String restored = NLS.bind(Messages.Notice_restored,
 				new Object[] { name, Formats.count(event.files()), Formats.duration(event.duration()) });
 		if (event.rebuilt() == 0) {

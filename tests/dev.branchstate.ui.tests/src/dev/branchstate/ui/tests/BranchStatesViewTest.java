@@ -13,6 +13,7 @@ import java.util.Map;
 
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.runtime.IStatus;
+import org.eclipse.core.runtime.MultiStatus;
 import org.eclipse.core.runtime.Status;
 import org.eclipse.jface.viewers.StructuredSelection;
 import org.eclipse.jgit.api.Git;
@@ -141,14 +142,23 @@ class BranchStatesViewTest {
 		screenshot(view, mainCommit, "branch-states-view");
 
 		// a failed switch: the view and a notice say why Eclipse rebuilds instead
-		fake.fire(new StateEvent(StateEvent.Kind.FAILED, gitDir, mainCommit, "main",
-				"The state archive of main is corrupt (entry bin/Main.class, offset 4096).",
-				new Status(IStatus.ERROR, "dev.branchstate.core", "corrupt"), 0, 0, 0, Duration.ofMillis(80)));
-		waitUntil("the view tells why no state was restored", WAIT,
-				() -> view.bannerText().contains("The state archive of main is corrupt"));
-		assertThat(view.bannerText()).contains("No state restored for 'main'", "Eclipse rebuilds the projects as usual");
-		waitUntil("a warning notice tells the user", WAIT, () -> Notices.shown().stream()
-				.anyMatch(n -> n.warning() && n.text().contains("The state archive of main is corrupt")));
+		String failure = "The switch of demo-app from feature-x to main failed; builders rebuild what changed. "
+				+ "The state archive of main is corrupt (entry bin/Main.class, offset 4096).";
+		fake.fire(new StateEvent(StateEvent.Kind.FAILED, gitDir, mainCommit, "main", failure,
+				new Status(IStatus.ERROR, "dev.branchstate.core", failure), 0, 0, 0, Duration.ofMillis(80)));
+		waitUntil("the view tells why no state was restored", WAIT, () -> view.bannerText().startsWith(failure));
+		assertThat(view.bannerText()).endsWith("Details are in the Error Log.");
+		waitUntil("a warning notice tells the user", WAIT,
+				() -> Notices.shown().stream().anyMatch(n -> n.warning() && n.text().startsWith(failure)));
+
+		// a restore that left one contributor's data to the builders says which
+		MultiStatus partial = new MultiStatus("dev.branchstate.core", 0, "partly restored");
+		partial.add(Status.warning("Contributor 'Problem markers' failed on project demo-app: disk full"));
+		fake.fire(new StateEvent(StateEvent.Kind.RESTORED, gitDir, featureCommit, "feature-x", "restored", partial,
+				120, 4096, 0, Duration.ofMillis(300)));
+		waitUntil("a warning notice names the failed contributor", WAIT, () -> Notices.shown().stream()
+				.anyMatch(n -> n.warning() && n.text().startsWith("Restored 'feature-x': 120 files in 300 ms; nothing to rebuild")
+						&& n.text().endsWith("left to the builders: Contributor 'Problem markers' failed on project demo-app: disk full")));
 	}
 
 	@Test

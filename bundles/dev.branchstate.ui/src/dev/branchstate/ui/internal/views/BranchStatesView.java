@@ -229,18 +229,9 @@ public final class BranchStatesView extends ViewPart {
 			banner.setText(Messages.Service_notAvailable);
 		} else if (lastEvent != null) {
 			StateEvent e = lastEvent;
-			String name = StateEventNotifier.nameOf(e);
-			String text = switch (e.kind()) {
-				case RESTORED -> StateEventNotifier.restoredText(e, name);
-				case SAVED -> NLS.bind(Messages.Notice_saved,
-						new Object[] { name, Formats.count(e.files()), Formats.duration(e.duration()) });
-				case SKIPPED -> NLS.bind(Messages.Notice_skipped, name, e.message());
-				case FAILED -> NLS.bind(Messages.Notice_failed, name, e.message());
-			};
-			banner.setImage(shared.getImage(switch (e.kind()) {
-				case FAILED -> ISharedImages.IMG_OBJS_WARN_TSK;
-				default -> ISharedImages.IMG_OBJS_INFO_TSK;
-			}));
+			String text = StateEventNotifier.describe(e);
+			boolean warning = e.kind() == StateEvent.Kind.FAILED || StateEventNotifier.partial(e);
+			banner.setImage(shared.getImage(warning ? ISharedImages.IMG_OBJS_WARN_TSK : ISharedImages.IMG_OBJS_INFO_TSK));
 			banner.setText(text);
 		} else if (input.isEmpty()) {
 			banner.setImage(shared.getImage(ISharedImages.IMG_OBJS_INFO_TSK));
