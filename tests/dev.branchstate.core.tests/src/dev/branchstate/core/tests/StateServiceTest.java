@@ -214,14 +214,19 @@ class StateServiceTest {
 
 	@Test
 	void aNewerStateOfABranchRetiresTheOlderUnlessSomethingStillUsesIt() throws Exception {
-		f.output(Map.of("A.class", Fixtures.random(100, 6)));
+		byte[] a = Fixtures.random(100_000, 6);
+		f.output(Map.of("A.class", a));
 		StateInfo first = f.service.save(f.gitDir(), null);
 		f.write("src/C.java", "class C {}\n");
 		f.commit("c2");
-		StateInfo second = f.service.save(f.gitDir(), null);
+		StateInfo second = f.service.save(f.gitDir(), null); // differential: A.class copied from the first
 
 		assertThat(f.service.states(f.gitDir())).extracting(StateInfo::commitId).containsExactly(second.commitId());
 		assertThat(first.archive()).doesNotExist();
+		// the second archive stands alone although its data was copied from the retired one
+		Files.write(f.workTree.resolve("bin/A.class"), new byte[] { 3 });
+		f.service.restore(f.gitDir(), second.commitId(), null);
+		assertThat(Files.readAllBytes(f.workTree.resolve("bin/A.class"))).isEqualTo(a);
 
 		f.git.branchCreate().setName("keep").call(); // keep -> second
 		f.write("src/D.java", "class D {}\n");

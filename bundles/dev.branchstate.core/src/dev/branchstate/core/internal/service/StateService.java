@@ -295,6 +295,18 @@ public final class StateService implements IStateService {
 		}
 	}
 
+	/** @return the state to copy unchanged entries from: the branch's own, else the repository's newest */
+	private static Optional<StateInfo> previousState(StateStore store, File dir, String branch) {
+		try {
+			List<StateInfo> states = store.states(dir);
+			return states.stream().filter(s -> branch != null && s.branches().contains(branch))
+					.filter(s -> Files.isRegularFile(s.archive())).findFirst()
+					.or(() -> states.stream().filter(s -> Files.isRegularFile(s.archive())).findFirst());
+		} catch (IOException e) {
+			return Optional.empty();
+		}
+	}
+
 	/** What writing a state archive produced: the state, the contributors' failures, the entries written. */
 	private record Written(StateInfo info, MultiStatus problems, long files) {
 	}
@@ -310,6 +322,11 @@ public final class StateService implements IStateService {
 		int workers = intPreference(BranchstatePreferences.WORKER_THREADS, 0);
 		if (workers > 0) {
 			options = options.withWorkers(workers);
+		}
+		Optional<StateInfo> previous = previousState(store, dir, branch);
+		if (previous.isPresent()) {
+			// differential save: unchanged files are copied compressed from the previous state's archive
+			options = options.withPrevious(previous.get().archive());
 		}
 		MultiStatus problems = new MultiStatus(StateService.class, 0, NLS.bind(Messages.Service_savedPartly, dir,
 				shortId(commit)));
