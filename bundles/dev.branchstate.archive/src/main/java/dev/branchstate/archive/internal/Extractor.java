@@ -180,7 +180,7 @@ final class Extractor {
 				String rel = r.name.substring(prefix.length());
 				Path p = root.resolve(rel);
 				Files.getFileAttributeView(p, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
-						.setTimes(r.mtime, null, null);
+						.setTimes(r.mtime, r.mtime, null);
 			}
 			List<String> removed = options.mirror() ? mirror(selected, prefix) : List.of();
 			return new ExtractResult(new ArrayList<>(written), skipped.get(), removed, bytesWritten.get());
@@ -449,15 +449,25 @@ final class Extractor {
 		}
 		long start = recs[first].localOffset;
 		long end = start;
+		long needed = 0;
 		for (int i = first; i <= last; i++) {
 			EntryRecord r = recs[i];
-			end = Math.max(end, r.localOffset + ZipFormat.LOC_LEN + r.nameBytes.length + LOCAL_EXTRA_GUESS + r.csize);
+			long e = r.localOffset + ZipFormat.LOC_LEN + r.nameBytes.length + LOCAL_EXTRA_GUESS + r.csize;
+			end = Math.max(end, e);
+			if (!skip[i]) {
+				needed += e - r.localOffset;
+			}
 		}
 		end = Math.min(end, reader.centralDirectoryOffset());
 		ByteBuffer packed = slot.packed.clear();
 		int len = (int) Math.min(end - start, packed.capacity());
-		packed.limit(len);
-		reader.readFully(packed, start, recs[first]);
+		if (needed * 4 < len) {
+			// differential extract with few changed entries: read just those
+			len = 0;
+		} else {
+			packed.limit(len);
+			reader.readFully(packed, start, recs[first]);
+		}
 		for (int i = first; i <= last; i++) {
 			if (skip[i]) {
 				continue;
@@ -474,6 +484,18 @@ final class Extractor {
 				long data = reader.dataOffset(r, packed, at);
 				if (data - start + r.csize <= len) {
 					dataIndex = (int) (data - start);
+				}
+			}
+			if (dataIndex < 0 && len == 0) {
+				// sparse batch: read this entry alone into the slot (header with a guessed extra length first)
+				int n = (int) Math.min(reader.centralDirectoryOffset() - r.localOffset,
+						ZipFormat.LOC_LEN + r.nameBytes.length + LOCAL_EXTRA_GUESS + r.csize);
+				buf = packed.clear().limit(n);
+				bufStart = r.localOffset;
+				reader.readFully(buf, r.localOffset, r);
+				long data = reader.dataOffset(r, buf, 0);
+				if (data - r.localOffset + r.csize <= n) {
+					dataIndex = (int) (data - r.localOffset);
 				}
 			}
 			if (dataIndex < 0) {
@@ -536,8 +558,7 @@ final class Extractor {
 		if (existed) {
 			Files.setPosixFilePermissions(file, Modes.toSet(r.mode));
 		}
-		Files.getFileAttributeView(file, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).setTimes(r.mtime,
-				null, null);
+		setTimes(file, r);
 	}
 
 	private FileChannel openExisting(Path file, EntryRecord r) throws IOException {
@@ -547,6 +568,12 @@ final class Extractor {
 			return FileChannel.open(file, CREATE_NEW, Modes.attribute(r.mode));
 		}
 		return FileChannel.open(file, REWRITE);
+	}
+
+	/** Sets mtime (and atime to the same value: with both given the JDK needs no extra stat). */
+	private static void setTimes(Path file, EntryRecord r) throws IOException {
+		Files.getFileAttributeView(file, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).setTimes(r.mtime,
+				r.mtime, null);
 	}
 
 	/** Differential identity: same size, and same mtime (unless verifyContent) or same CRC-32 of content. */
@@ -715,8 +742,7 @@ final class Extractor {
 	}
 
 	private void finish(Path tmp, Path file, EntryRecord r) throws IOException {
-		Files.getFileAttributeView(tmp, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).setTimes(r.mtime,
-				null, null);
+		setTimes(tmp, r);
 		try {
 			Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
 		} catch (IOException e) {
