@@ -87,6 +87,9 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 	private HandledHeads heads;
 	private volatile boolean trackingStale = true;
 	private volatile boolean closed;
+	/** The thread that sent the last POST_BUILD, until the POST_CHANGE ending that build's operation. */
+	private volatile Thread buildThread;
+	private volatile int buildKind;
 
 	@Activate
 	public SwitchManager(@Reference IStateService states, @Reference IWorkspace workspace) {
@@ -239,9 +242,19 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 		}
 		switch (event.getType()) {
 		case IResourceChangeEvent.PRE_REFRESH -> beforeRefresh(event.getSource());
-		case IResourceChangeEvent.PRE_BUILD -> beforeBuild();
-		case IResourceChangeEvent.POST_BUILD -> afterBuild(event);
+		case IResourceChangeEvent.PRE_BUILD -> {
+			buildThread = null;
+			beforeBuild();
+		}
+		case IResourceChangeEvent.POST_BUILD -> {
+			buildKind = event.getBuildKind();
+			buildThread = Thread.currentThread();
+		}
 		case IResourceChangeEvent.POST_CHANGE -> {
+			if (buildThread == Thread.currentThread()) {
+				buildThread = null;
+				built(event.getDelta(), buildKind);
+			}
 			if (projectsChanged(event.getDelta())) {
 				scheduleTracking();
 			}
@@ -312,19 +325,22 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 		}
 	}
 
-	/** After a build the derived data reflects HEAD (a clean build removed it) and differs from any stored state. */
-	private void afterBuild(IResourceChangeEvent event) {
-		IResourceDelta delta = event.getDelta();
-		Set<IProject> built = new HashSet<>();
+	/**
+	 * Called with the changes a build made (the POST_CHANGE that ends the build's operation, in the thread that
+	 * ran POST_BUILD; a build that changed nothing sends none): the derived data of the repositories whose projects
+	 * changed now reflects HEAD (or is gone after a clean) and differs from any stored state.
+	 */
+	private void built(IResourceDelta delta, int kind) {
+		Set<IProject> changed = new HashSet<>();
 		if (delta != null) {
 			for (IResourceDelta child : delta.getAffectedChildren()) {
 				if (child.getResource() instanceof IProject project) {
-					built.add(project);
+					changed.add(project);
 				}
 			}
 		}
 		for (TrackedRepository repository : distinctRepositories()) {
-			if (delta != null && repository.projects.stream().noneMatch(built::contains)) {
+			if (repository.projects.stream().noneMatch(changed::contains)) {
 				continue;
 			}
 			repository.lock.lock();
@@ -332,8 +348,7 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 				if (repository.closed || repository.handled == null) {
 					continue;
 				}
-				repository.derived = event.getBuildKind() == IncrementalProjectBuilder.CLEAN_BUILD ? null
-						: repository.handled;
+				repository.derived = kind == IncrementalProjectBuilder.CLEAN_BUILD ? null : repository.handled;
 				repository.identical = false;
 				remember(repository);
 			} finally {

@@ -22,6 +22,9 @@ import org.eclipse.core.runtime.SubMonitor;
 import org.eclipse.core.runtime.preferences.IPreferencesService;
 import org.eclipse.core.runtime.preferences.IScopeContext;
 import org.eclipse.core.runtime.preferences.InstanceScope;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.ReflogEntry;
+import org.eclipse.jgit.lib.ReflogReader;
 
 import dev.branchstate.core.BranchstatePreferences;
 import dev.branchstate.core.IStateService;
@@ -76,6 +79,12 @@ final class SwitchProtocol {
 		Head before = repository.handled;
 		String name = repository.displayName();
 		if (!before.detached() && Objects.equals(before.branch(), target.branch())) {
+			// A commit leaves the working tree as it was: derived data that followed it (the builders ran on it)
+			// now belongs to the new commit. A reset, pull or rebase may have rewritten files: until the next build,
+			// what the derived data reflects is unknown, and it is not saved.
+			boolean followed = Objects.equals(repository.derived, before);
+			repository.derived = followed && madeByCommit(repository) ? target : null;
+			repository.identical = false;
 			skipped(repository, target, start, SwitchMessages.bind(SwitchMessages.Switch_withinBranch,
 					new Object[] { name, target.branch(), before.shortId(), target.shortId() }));
 			return;
@@ -159,6 +168,17 @@ final class SwitchProtocol {
 			saveLeft(repository, target, projects, start, SubMonitor.convert(monitor));
 		} catch (CoreException e) {
 			failed(repository, before, target, start, e.getStatus(), e);
+		}
+	}
+
+	/** @return whether the last move of HEAD was a commit (its reflog entry says so) */
+	private static boolean madeByCommit(TrackedRepository repository) {
+		try {
+			ReflogReader reflog = repository.git.getRefDatabase().getReflogReader(Constants.HEAD);
+			ReflogEntry last = reflog == null ? null : reflog.getLastEntry();
+			return last != null && last.getComment().startsWith("commit"); //$NON-NLS-1$
+		} catch (IOException e) {
+			return false;
 		}
 	}
 

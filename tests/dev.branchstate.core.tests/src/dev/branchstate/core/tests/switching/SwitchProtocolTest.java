@@ -249,13 +249,33 @@ class SwitchProtocolTest {
 	}
 
 	@Test
-	void aCommitOnTheSameBranchIsNotASwitch() throws Exception {
-		repo.commit("more", files("src/a.txt", "alpha 2\n"));
+	void aCommitOnTheSameBranchIsNotASwitchAndItsBuiltDataIsSavedForTheNewCommit() throws Exception {
+		String second = repo.commit("more", files("src/a.txt", "alpha 2\n"));
+		project.refreshLocal(IResource.DEPTH_INFINITE, null);
 		SwitchHarness.awaitQuiet();
 		List<StateEvent> events = harness.takeEvents(repo.gitDir());
 		assertThat(events).noneMatch(e -> e.kind() == Kind.SAVED || e.kind() == Kind.RESTORED);
 		assertThat(events).filteredOn(e -> e.kind() == Kind.SKIPPED).singleElement()
 				.satisfies(e -> assertThat(e.message()).contains("within branch main"));
+		assertThat(RecordingBuilder.record(project)).containsExactly("compile src/a.txt");
+
+		checkoutInIde("B");
+		assertThat(harness.takeEvents(repo.gitDir())).filteredOn(e -> e.kind() == Kind.SAVED).singleElement()
+				.satisfies(e -> assertThat(e.commitId()).isEqualTo(second));
+	}
+
+	@Test
+	void afterAResetWithoutABuildTheDerivedDataIsNotSavedUnderAWrongCommit() throws Exception {
+		harness.autoBuild(false);
+		repo.git.reset().setMode(org.eclipse.jgit.api.ResetCommand.ResetType.HARD).setRef(commitB).call();
+		SwitchHarness.awaitQuiet();
+		assertThat(harness.takeEvents(repo.gitDir())).anyMatch(e -> e.message().contains("within branch main"));
+
+		checkoutInIde("B");
+		List<StateEvent> events = harness.takeEvents(repo.gitDir());
+		assertThat(events).noneMatch(e -> e.kind() == Kind.SAVED);
+		assertThat(events).anyMatch(
+				e -> e.kind() == Kind.SKIPPED && e.message().contains("does not reflect a known commit"));
 	}
 
 	@Test
@@ -376,6 +396,36 @@ class SwitchProtocolTest {
 			preferences.remove(BranchstatePreferences.AUTO_SWITCH);
 			preferences.remove(BranchstatePreferences.BRANCH_PATTERNS);
 		}
+	}
+
+	@Test
+	void aStateIsSavedAgainOnlyWhenABuildChangedTheDerivedData() throws Exception {
+		harness.autoBuild(false);
+		checkoutInIde("B");
+		harness.workspace.build(IncrementalProjectBuilder.INCREMENTAL_BUILD, null);
+		checkoutInIde("main"); // saves B, restores A
+		harness.workspace.build(IncrementalProjectBuilder.INCREMENTAL_BUILD, null);
+		SwitchHarness.awaitQuiet();
+		harness.takeEvents(repo.gitDir());
+		RecordingBuilder.reset(project);
+
+		checkoutInIde("B");
+		List<StateEvent> events = harness.takeEvents(repo.gitDir());
+		assertThat(RecordingBuilder.record(project)).isEmpty();
+		assertThat(events).as("A was restored and nothing was built since: its state is identical")
+				.noneMatch(e -> e.kind() == Kind.SAVED);
+		assertThat(events).filteredOn(e -> e.kind() == Kind.RESTORED).singleElement()
+				.satisfies(e -> assertThat(e.commitId()).isEqualTo(commitB));
+
+		repo.commit("edit on B", files("src/a.txt", "alpha edited on B\n"));
+		project.refreshLocal(IResource.DEPTH_INFINITE, null);
+		harness.workspace.build(IncrementalProjectBuilder.INCREMENTAL_BUILD, null);
+		assertThat(RecordingBuilder.record(project)).containsExactly("compile src/a.txt");
+		String editedB = repo.git.getRepository().resolve("HEAD").name();
+		harness.takeEvents(repo.gitDir());
+		checkoutInIde("main");
+		assertThat(harness.takeEvents(repo.gitDir())).filteredOn(e -> e.kind() == Kind.SAVED).singleElement()
+				.satisfies(e -> assertThat(e.commitId()).isEqualTo(editedB));
 	}
 
 	@Test
