@@ -29,6 +29,7 @@ import org.eclipse.emf.ecore.resource.ResourceSet;
 import org.eclipse.emf.ecore.resource.impl.BinaryResourceImpl;
 import org.eclipse.emf.ecore.resource.impl.ResourceSetImpl;
 
+import dev.branchstate.core.emf.EmfStates;
 import dev.branchstate.javaindex.Declaration;
 
 /**
@@ -205,7 +206,7 @@ final class ProjectIndex {
 		}
 		ResourceSet set = resourceSet();
 		try (InputStream in = Files.newInputStream(path)) {
-			Resource resource = BinaryStore.read(in, set, URI.createURI(file));
+			Resource resource = EmfStates.read(in, set, URI.createURI(file));
 			if (resource.getContents().isEmpty()) {
 				throw new IOException("empty index file " + path); //$NON-NLS-1$
 			}
@@ -297,7 +298,7 @@ final class ProjectIndex {
 		Resource resource = new BinaryResourceImpl(URI.createURI(file));
 		resource.getContents().addAll(contents);
 		try {
-			BinaryStore.saveToFile(resource, target, false);
+			BinaryStore.saveToFile(resource, target);
 		} finally {
 			// give the units back: the resource is only a vehicle for serialization
 			resource.getContents().clear();
