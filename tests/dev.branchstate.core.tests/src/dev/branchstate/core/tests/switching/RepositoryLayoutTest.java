@@ -107,6 +107,33 @@ class RepositoryLayoutTest {
 	}
 
 	@Test
+	void repositoriesAreFollowedWhileTheyHoldOpenProjects() throws Exception {
+		GitFixture repo = repo(temp.resolve("followed"), files("src/a.txt", "a\n"));
+		repo.branch("B", files("src/a.txt", "a on B\n"));
+		repo.git.checkout().setName("main").call();
+		IProject project = project(repo, "");
+		settle();
+		assertThat(harness.manager().repositories()).anyMatch(d -> SwitchHarness.same(d, repo.gitDir()));
+
+		project.close(null);
+		SwitchHarness.awaitQuiet();
+		harness.manager().track();
+		assertThat(harness.manager().repositories()).noneMatch(d -> SwitchHarness.same(d, repo.gitDir()));
+		repo.git.checkout().setName("B").call();
+		SwitchHarness.awaitQuiet();
+		assertThat(harness.takeEvents(repo.gitDir())).as("a closed project's repository is not followed").isEmpty();
+
+		project.open(null);
+		harness.manager().track();
+		assertThat(harness.manager().repositories()).anyMatch(d -> SwitchHarness.same(d, repo.gitDir()));
+		SwitchHarness.awaitQuiet();
+		repo.git.checkout().setName("main").call();
+		project.refreshLocal(IResource.DEPTH_INFINITE, null);
+		SwitchHarness.awaitQuiet();
+		assertThat(harness.takeEvents(repo.gitDir())).anyMatch(e -> e.kind() == Kind.SAVED);
+	}
+
+	@Test
 	void aNestedRepositoryIsFollowedOnItsOwn() throws Exception {
 		GitFixture outer = repo(temp.resolve("outer"), files("src/o.txt", "o\n"));
 		GitFixture inner = repo(temp.resolve("outer/inner"), files("src/i.txt", "i\n"));

@@ -146,7 +146,11 @@ class SwitchProtocolTest {
 				.isEmpty();
 		assertSameBytes(GitFixture.derived(project), derivedA);
 		assertThat(GitFixture.markers(project)).isEqualTo(markersA);
-		assertThat(harness.takeEvents(repo.gitDir())).filteredOn(e -> e.kind() == Kind.RESTORED).singleElement()
+		List<StateEvent> events = harness.takeEvents(repo.gitDir());
+		assertThat(events).noneMatch(e -> e.kind() == Kind.FAILED);
+		assertThat(events).filteredOn(e -> e.kind() == Kind.SAVED).singleElement()
+				.satisfies(e -> assertThat(e.commitId()).isEqualTo(commitB));
+		assertThat(events).filteredOn(e -> e.kind() == Kind.RESTORED).singleElement()
 				.satisfies(e -> assertThat(e.commitId()).isEqualTo(commitA));
 	}
 
@@ -183,7 +187,11 @@ class SwitchProtocolTest {
 		assertThat(RecordingBuilder.record(project)).isEmpty();
 		assertSameBytes(GitFixture.derived(project), derivedA);
 		assertThat(GitFixture.markers(project)).isEqualTo(markersA);
-		assertThat(harness.takeEvents(repo.gitDir())).filteredOn(e -> e.kind() == Kind.RESTORED).singleElement()
+		List<StateEvent> events = harness.takeEvents(repo.gitDir());
+		assertThat(events).noneMatch(e -> e.kind() == Kind.FAILED);
+		assertThat(events).filteredOn(e -> e.kind() == Kind.SAVED).singleElement()
+				.satisfies(e -> assertThat(e.commitId()).isEqualTo(commitB));
+		assertThat(events).filteredOn(e -> e.kind() == Kind.RESTORED).singleElement()
 				.satisfies(e -> assertThat(e.commitId()).isEqualTo(commitA));
 	}
 
