@@ -73,9 +73,12 @@ public final class WriteOptions {
 		return o;
 	}
 
-	/** Entries larger than this are cut into independent zstd frames of this size; 64 KiB..256 MiB. */
+	/**
+	 * Entries larger than this are cut into independent zstd frames of this size; 64 KiB..16 MiB (readers decode
+	 * frames up to 16 MiB in parallel).
+	 */
 	public WriteOptions withChunkSize(int bytes) {
-		if (bytes < (64 << 10) || bytes > (256 << 20)) {
+		if (bytes < (64 << 10) || bytes > (16 << 20)) {
 			throw new IllegalArgumentException("chunk size out of range: " + bytes);
 		}
 		WriteOptions o = copy();

@@ -35,6 +35,8 @@ final class EntryInputStream extends InputStream {
 			try {
 				this.zstd = new ZstdInputStreamNoFinalizer(source);
 				this.zstd.setContinuous(false);
+				// refuse frames that need a window above 32 MiB (zstd's default limit is 128 MiB per stream)
+				this.zstd.setLongMax(25);
 			} catch (IOException | RuntimeException e) {
 				throw new ArchiveException("cannot start zstd decoder: " + e, reader.path(), record.name, dataOffset, e);
 			}

@@ -35,7 +35,12 @@ public final class IndexedArchiveReader implements ArchiveReader {
 	/** Central directories above this size are refused (about 8 million entries). */
 	static final long MAX_CENTRAL_DIRECTORY = 1L << 30;
 	static final int DEFAULT_BUFFER = 1 << 21;
-	static final int MAX_BUFFER = 1 << 28;
+	/**
+	 * Frames up to this size are decoded in parallel through reused buffers; an archive declaring larger frames
+	 * (a hostile one, or written with a larger chunk size) is decoded by streaming, so its frame table cannot make
+	 * the reader allocate more than about buffers x 2 x 16 MiB.
+	 */
+	static final int MAX_BUFFER = 1 << 24;
 
 	private final Path path;
 	private final FileChannel channel;
@@ -58,7 +63,9 @@ public final class IndexedArchiveReader implements ArchiveReader {
 			byName.put(r.name, r);
 			list.add(r.toEntry());
 			if (r.chunked()) {
-				buf = Math.max(buf, Math.min(MAX_BUFFER, r.chunkSize));
+				if (r.chunkSize <= MAX_BUFFER) {
+					buf = Math.max(buf, r.chunkSize);
+				}
 			}
 		}
 		this.entries = Collections.unmodifiableList(list);
