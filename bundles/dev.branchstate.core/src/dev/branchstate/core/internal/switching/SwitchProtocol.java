@@ -107,6 +107,7 @@ final class SwitchProtocol {
 				// the state being left is lost, the one entered can still be restored
 				failed(repository, before, target, start, e.getStatus(), e);
 			}
+			repository.savedAheadFor = target; // the refreshes below must not try to save again
 			List<StateInfo> stored = states.states(repository.gitDir);
 			Object pick = picker.pick(repository.git, stored, target.commitId(), progress.split(5));
 			if (pick instanceof StatePicker.NoPick none) {

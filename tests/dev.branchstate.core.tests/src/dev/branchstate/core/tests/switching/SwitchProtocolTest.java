@@ -297,7 +297,7 @@ class SwitchProtocolTest {
 		checkoutInIde("main");
 		List<StateEvent> events = harness.takeEvents(repo.gitDir());
 		assertThat(events).noneMatch(e -> e.kind() == Kind.SAVED);
-		assertThat(events).anyMatch(e -> e.kind() == Kind.SKIPPED && e.message().contains("detached"));
+		assertThat(events).filteredOn(e -> e.kind() == Kind.SKIPPED && e.message().contains("detached")).hasSize(1);
 		assertThat(events).filteredOn(e -> e.kind() == Kind.RESTORED).singleElement()
 				.satisfies(e -> assertThat(e.commitId()).isEqualTo(commitA));
 		assertThat(RecordingBuilder.record(project)).isEmpty();
@@ -395,7 +395,8 @@ class SwitchProtocolTest {
 			checkoutInIde("main");
 			List<StateEvent> toMain = harness.takeEvents(repo.gitDir());
 			assertThat(toMain).noneMatch(e -> e.kind() == Kind.SAVED);
-			assertThat(toMain).anyMatch(e -> e.kind() == Kind.SKIPPED && e.message().contains("matches none"));
+			assertThat(toMain).filteredOn(e -> e.kind() == Kind.SKIPPED && e.message().contains("matches none"))
+					.hasSize(1);
 
 			checkoutInIde("B");
 			assertThat(harness.takeEvents(repo.gitDir())).filteredOn(e -> e.kind() == Kind.SAVED).singleElement()
