@@ -38,13 +38,17 @@ public final class Formats {
 		return NLS.bind(units[unit], String.format(Locale.getDefault(), "%.1f", value)); //$NON-NLS-1$
 	}
 
-	/** @return "4.2×" for data compressed to a quarter, or "–" when unknown */
+	/**
+	 * @return "4.2×" for data compressed to about a quarter, "12×" above ten, "0.35×" below one (a tiny state whose
+	 *         archive is mostly ZIP headers), or "–" when unknown
+	 */
 	public static String ratio(long uncompressed, long compressed) {
 		if (compressed <= 0 || uncompressed <= 0) {
 			return Messages.Format_none;
 		}
-		return NLS.bind(Messages.Format_ratio,
-				String.format(Locale.getDefault(), "%.1f", (double) uncompressed / compressed)); //$NON-NLS-1$
+		double ratio = (double) uncompressed / compressed;
+		String format = ratio >= 10 ? "%.0f" : ratio >= 1 ? "%.1f" : "%.2f"; //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$
+		return NLS.bind(Messages.Format_ratio, String.format(Locale.getDefault(), format, ratio));
 	}
 
 	public static String dateTime(Instant instant) {

@@ -13,16 +13,22 @@ import dev.branchstate.core.StateEvent;
  * Tells the user what the automatic switch did, without getting in the way: a popup after a restore (what, how
  * many files, how long, how many changed files the builders redo) or after a failure (why Eclipse rebuilds instead),
  * the status line for saves and skips (a skip is routine: a branch not kept, automatic switching off, no state
- * stored yet; the Branch States view shows the reason too). Registered at workbench start-up ({@code org.eclipse.ui.startup}); the
- * state service calls it on its worker thread and {@link Notices} hands over to the display thread.
+ * stored yet; the Branch States view shows the reason too).
+ * <p>
+ * Subscribed at workbench start-up ({@code org.eclipse.ui.startup}) or at the UI's first use of the service,
+ * whichever comes first; the state service calls it on its worker thread and {@link Notices} hands over to the
+ * display thread.
  * <p>
  * Failures are logged to the Error Log by the core service that met them; this class only tells the user.
  */
 public final class StateEventNotifier implements IStartup, StateServices.Subscriber {
 
+	/** The one subscriber; the instance the workbench makes for early start-up only opens the tracker. */
+	static final StateEventNotifier INSTANCE = new StateEventNotifier();
+
 	@Override
 	public void earlyStartup() {
-		StateServices.subscribe(this);
+		StateServices.subscribe(INSTANCE);
 	}
 
 	@Override

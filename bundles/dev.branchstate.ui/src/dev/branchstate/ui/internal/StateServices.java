@@ -1,6 +1,5 @@
 package dev.branchstate.ui.internal;
 
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -40,7 +39,7 @@ public final class StateServices {
 		}
 	}
 
-	private static final List<Subscriber> SUBSCRIBERS = new CopyOnWriteArrayList<>();
+	private static final CopyOnWriteArrayList<Subscriber> SUBSCRIBERS = new CopyOnWriteArrayList<>();
 
 	/** The listener added to each tracked service: it forwards the events of the service {@link #get()} answers. */
 	private static final Map<IStateService, IStateListener> DISPATCHERS = new ConcurrentHashMap<>();
@@ -62,7 +61,7 @@ public final class StateServices {
 	}
 
 	public static void subscribe(Subscriber subscriber) {
-		SUBSCRIBERS.add(subscriber);
+		SUBSCRIBERS.addIfAbsent(subscriber);
 		tracker();
 	}
 
@@ -131,6 +130,8 @@ public final class StateServices {
 					}
 				}
 			});
+			// the notices from the first use of the service on, even when early start-up has not run (yet)
+			SUBSCRIBERS.addIfAbsent(StateEventNotifier.INSTANCE);
 			tracker.open();
 		}
 		return tracker;

@@ -20,7 +20,6 @@ import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.swt.widgets.Shell;
 import org.eclipse.swt.widgets.TreeItem;
-import org.eclipse.ui.IViewPart;
 import org.eclipse.ui.IWorkbenchPage;
 import org.eclipse.ui.PlatformUI;
 import org.junit.jupiter.api.AfterEach;
@@ -69,18 +68,13 @@ class BranchStatesViewTest {
 
 	@AfterEach
 	void tearDown() throws Exception {
-		IWorkbenchPage page = PlatformUI.getWorkbench().getActiveWorkbenchWindow().getActivePage();
-		IViewPart view = page.findView(BranchstateUI.VIEW_ID);
-		fake.close();
-		if (view != null) {
-			page.hideView(view);
-		}
+		fake.close(); // the view stays open: closing it would take it out of the perspective for the next tests
 		UiTestSupport.delete(project);
 		git.close();
 	}
 
 	@Test
-	@Order(1) // before the other tests close the view
+	@Order(1)
 	void viewIsInTheResourcePerspectiveOfAFreshWorkbench() {
 		IWorkbenchPage page = PlatformUI.getWorkbench().getActiveWorkbenchWindow().getActivePage();
 		assertThat(page.getPerspective().getId()).isEqualTo("org.eclipse.ui.resourcePerspective");

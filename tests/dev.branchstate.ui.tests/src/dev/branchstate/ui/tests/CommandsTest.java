@@ -3,10 +3,8 @@ package dev.branchstate.ui.tests;
 import static dev.branchstate.ui.tests.UiTestSupport.waitUntil;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.fail;
 
 import java.io.File;
-import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,9 +44,6 @@ import org.eclipse.ui.part.ISetSelectionTarget;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.osgi.framework.BundleContext;
-import org.osgi.framework.FrameworkUtil;
-import org.osgi.framework.ServiceReference;
 
 import dev.branchstate.core.IStateService;
 import dev.branchstate.core.StateInfo;
@@ -137,7 +132,7 @@ class CommandsTest {
 
 	@Test
 	void saveStateCommandStoresAStateOfHead() throws Exception {
-		IStateService service = realService();
+		IStateService service = UiTestSupport.realService();
 		git = UiTestSupport.initRepository(tmp.resolve("save-app"));
 		String head = git.getRepository().resolve("HEAD").name();
 		gitProject = UiTestSupport.importProject("save-app", git.getRepository().getWorkTree());
@@ -217,32 +212,6 @@ class CommandsTest {
 	private static boolean enabled(Command command) {
 		command.setEnabled(handlers().getCurrentState());
 		return command.isEnabled();
-	}
-
-	/** The core service (not a test double), waiting a little for Declarative Services to register it. */
-	private static IStateService realService() {
-		BundleContext context = FrameworkUtil.getBundle(CommandsTest.class).getBundleContext();
-		long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-		while (System.nanoTime() < end) {
-			try {
-				for (ServiceReference<IStateService> ref : context.getServiceReferences(IStateService.class, null)) {
-					IStateService service = context.getService(ref);
-					if (service != null && !Proxy.isProxyClass(service.getClass())) {
-						return service;
-					}
-				}
-			} catch (org.osgi.framework.InvalidSyntaxException e) {
-				throw new IllegalStateException(e);
-			}
-			UiTestSupport.processEvents();
-			try {
-				Thread.sleep(100);
-			} catch (InterruptedException e) {
-				Thread.currentThread().interrupt();
-			}
-		}
-		return fail("No IStateService is registered by dev.branchstate.core: the state service (a DS component) "
-				+ "is missing or failed to activate, so Save State cannot store anything.");
 	}
 
 	private static IHandlerService handlers() {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.fail;
 
 import java.io.File;
 import java.io.IOException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,6 +30,11 @@ import org.eclipse.swt.widgets.Display;
 import org.eclipse.swt.widgets.Label;
 import org.eclipse.swt.widgets.Shell;
 import org.eclipse.swt.widgets.Text;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.FrameworkUtil;
+import org.osgi.framework.ServiceReference;
+
+import dev.branchstate.core.IStateService;
 
 /** Helpers: event-loop waits, Git repositories as workspace projects, widget look-ups, screenshots. */
 final class UiTestSupport {
@@ -158,5 +164,31 @@ final class UiTestSupport {
 		} finally {
 			image.dispose();
 		}
+	}
+
+	/** The core service (not a test double), waiting a little for Declarative Services to register it. */
+	static IStateService realService() {
+		BundleContext context = FrameworkUtil.getBundle(UiTestSupport.class).getBundleContext();
+		long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+		while (System.nanoTime() < end) {
+			try {
+				for (ServiceReference<IStateService> ref : context.getServiceReferences(IStateService.class, null)) {
+					IStateService service = context.getService(ref);
+					if (service != null && !Proxy.isProxyClass(service.getClass())) {
+						return service;
+					}
+				}
+			} catch (org.osgi.framework.InvalidSyntaxException e) {
+				throw new IllegalStateException(e);
+			}
+			UiTestSupport.processEvents();
+			try {
+				Thread.sleep(100);
+			} catch (InterruptedException e) {
+				Thread.currentThread().interrupt();
+			}
+		}
+		return fail("No IStateService is registered by dev.branchstate.core: the state service (a DS component) "
+				+ "is missing or failed to activate, so Save State cannot store anything.");
 	}
 }

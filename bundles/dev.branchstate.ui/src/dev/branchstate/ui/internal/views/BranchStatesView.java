@@ -1,9 +1,12 @@
 package dev.branchstate.ui.internal.views;
 
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -71,6 +74,9 @@ public final class BranchStatesView extends ViewPart {
 
 	private static final String PLUGIN = "dev.branchstate.ui"; //$NON-NLS-1$
 
+	/** How long a restore or failure stays above the tree when routine events follow. */
+	private static final Duration OUTCOME_SHOWN_FOR = Duration.ofMinutes(1);
+
 	private final StateServices.Subscriber subscriber = new StateServices.Subscriber() {
 		@Override
 		public void stateChanged(StateEvent event) {
@@ -82,7 +88,10 @@ public final class BranchStatesView extends ViewPart {
 
 		@Override
 		public void availabilityChanged() {
-			asyncExec(BranchStatesView.this::scheduleLoad);
+			asyncExec(() -> {
+				lastEvent = null; // it came from the service that was shown until now
+				scheduleLoad();
+			});
 		}
 	};
 
@@ -113,6 +122,7 @@ public final class BranchStatesView extends ViewPart {
 	private List<RepositoryNode> input = List.of();
 	private boolean serviceMissing;
 	private StateEvent lastEvent;
+	private Instant lastEventTime;
 
 	private Action restoreAction;
 	private Action deleteAction;
@@ -214,9 +224,24 @@ public final class BranchStatesView extends ViewPart {
 		updateActions();
 	}
 
+	/**
+	 * Shows an event above the tree, except a routine one (saved, skipped) that follows within a minute a restore or
+	 * failure of the same repository: the save that belongs to a switch must not hide what the switch did.
+	 */
 	private void showEvent(StateEvent event) {
+		Instant now = Instant.now();
+		if (lastEvent != null && outcome(lastEvent) && !outcome(event)
+				&& Objects.equals(lastEvent.gitDir(), event.gitDir())
+				&& Duration.between(lastEventTime, now).compareTo(OUTCOME_SHOWN_FOR) < 0) {
+			return;
+		}
 		lastEvent = event;
+		lastEventTime = now;
 		updateBanner();
+	}
+
+	private static boolean outcome(StateEvent event) {
+		return event.kind() == StateEvent.Kind.RESTORED || event.kind() == StateEvent.Kind.FAILED;
 	}
 
 	private void updateBanner() {
