@@ -104,7 +104,7 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 		this.workspace = workspace;
 		this.headsFile = headsFile;
 		this.protocol = new SwitchProtocol(states);
-		this.stateListener = protocol::observe;
+		this.stateListener = this::stateChanged;
 		states.addStateListener(stateListener);
 		this.trackJob = Job.createSystem(SwitchMessages.Switch_trackJobName, monitor -> {
 			if (!closed) {
@@ -156,6 +156,17 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 			repository.close();
 		}
 		repositories.clear();
+	}
+
+	/** Told every event of the state service: no blocking, no I/O. */
+	private void stateChanged(StateEvent event) {
+		protocol.observe(event);
+		if (event.kind() == Kind.SAVED && event.gitDir() != null && event.commitId() != null) {
+			TrackedRepository repository = repositories.get(key(event.gitDir()));
+			if (repository != null) {
+				repository.savedAt = event.commitId();
+			}
+		}
 	}
 
 	/** @return a rule that contains every resource and the build rule: held, no build can start */
@@ -350,6 +361,7 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 				}
 				repository.derived = kind == IncrementalProjectBuilder.CLEAN_BUILD ? null : repository.handled;
 				repository.identical = false;
+				repository.savedAt = null;
 				remember(repository);
 			} finally {
 				repository.lock.unlock();
@@ -532,7 +544,7 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 							BranchstatePreferences.BRANCH_PATTERNS, "*"), head.branch())) { //$NON-NLS-1$
 				return;
 			}
-			if (repository.identical
+			if ((repository.identical || head.commitId().equals(repository.savedAt))
 					&& states.states(repository.gitDir).stream().anyMatch(s -> s.commitId().equals(head.commitId()))) {
 				return;
 			}

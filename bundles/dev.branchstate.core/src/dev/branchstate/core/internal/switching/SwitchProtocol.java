@@ -192,8 +192,8 @@ final class SwitchProtocol {
 			skipped(repository, target, start, SwitchMessages.bind(SwitchMessages.Switch_notSavedUnknown, name));
 			return;
 		}
-		if (repository.identical && states.states(repository.gitDir).stream()
-				.anyMatch(s -> s.commitId().equals(left.commitId()))) {
+		boolean stored = repository.identical || left.commitId().equals(repository.savedAt);
+		if (stored && states.states(repository.gitDir).stream().anyMatch(s -> s.commitId().equals(left.commitId()))) {
 			return;
 		}
 		if (left.detached()) {

@@ -33,6 +33,11 @@ final class TrackedRepository implements AutoCloseable {
 	/** Whether a stored state of {@link #derived} is identical to the derived data (saved or restored, no build since). */
 	boolean identical;
 	boolean closed;
+	/**
+	 * The commit of the last state saved by anyone (the Save State command included) since the last build, as
+	 * the state service reported it; {@code null} when a build came after it.
+	 */
+	volatile String savedAt;
 	/** The HEAD for which the state being left was already saved ahead of a refresh (see SwitchProtocol#saveAhead). */
 	Head savedAheadFor;
 

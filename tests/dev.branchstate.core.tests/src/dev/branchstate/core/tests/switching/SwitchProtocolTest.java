@@ -438,6 +438,18 @@ class SwitchProtocolTest {
 	}
 
 	@Test
+	void aStateSavedByTheSaveStateCommandIsNotSavedAgainOnTheNextSwitch() throws Exception {
+		harness.service.save(repo.gitDir(), null); // what the UI's Save State command does
+		assertThat(harness.takeEvents(repo.gitDir())).filteredOn(e -> e.kind() == Kind.SAVED).singleElement()
+				.satisfies(e -> assertThat(e.commitId()).isEqualTo(commitA));
+
+		checkoutInIde("B");
+		assertThat(harness.takeEvents(repo.gitDir())).noneMatch(e -> e.kind() == Kind.SAVED);
+		assertThat(RecordingBuilder.record(project)).containsExactlyInAnyOrder("compile src/a.txt",
+				"remove src/c.txt", "compile src/d.txt");
+	}
+
+	@Test
 	void aFullWorkspaceSaveSavesTheStateOfEveryRepository() throws Exception {
 		assertThat(harness.service.states(repo.gitDir())).isEmpty();
 		harness.workspace.save(true, null);
