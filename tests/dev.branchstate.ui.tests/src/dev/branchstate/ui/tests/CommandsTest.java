@@ -31,6 +31,8 @@ import org.eclipse.swt.widgets.Composite;
 import org.eclipse.swt.widgets.Control;
 import org.eclipse.swt.widgets.Display;
 import org.eclipse.swt.widgets.Event;
+import org.eclipse.swt.widgets.Menu;
+import org.eclipse.swt.widgets.MenuItem;
 import org.eclipse.swt.widgets.Shell;
 import org.eclipse.ui.ISources;
 import org.eclipse.ui.IViewPart;
@@ -40,6 +42,7 @@ import org.eclipse.ui.PlatformUI;
 import org.eclipse.ui.commands.ICommandService;
 import org.eclipse.ui.handlers.IHandlerService;
 import org.eclipse.ui.keys.IBindingService;
+import org.eclipse.ui.navigator.CommonNavigator;
 import org.eclipse.ui.part.ISetSelectionTarget;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -88,6 +91,43 @@ class CommandsTest {
 			assertThat(enabled(command)).as("%s on a project outside Git", id).isFalse();
 			assertThatThrownBy(() -> handlers().executeCommand(id, null)).isInstanceOf(NotEnabledException.class);
 		}
+	}
+
+	@Test
+	void projectMenuAndProjectContextMenuOfferTheCommands() throws Exception {
+		git = UiTestSupport.initRepository(tmp.resolve("menu-app"));
+		gitProject = UiTestSupport.importProject("menu-app", git.getRepository().getWorkTree());
+		IViewPart explorer = select(gitProject);
+
+		Menu bar = PlatformUI.getWorkbench().getActiveWorkbenchWindow().getShell().getMenuBar();
+		Menu projectMenu = Arrays.stream(bar.getItems()).filter(i -> label(i).equals("Project")).findFirst()
+				.orElseThrow().getMenu();
+		assertThat(shown(projectMenu)).contains("Save State", "Restore State...");
+
+		Menu context = ((CommonNavigator) explorer).getCommonViewer().getControl().getMenu();
+		List<String> contextItems = shown(context);
+		assertThat(contextItems).contains("Branchstate");
+		MenuItem submenu = Arrays.stream(context.getItems()).filter(i -> label(i).equals("Branchstate")).findFirst()
+				.orElseThrow();
+		assertThat(shown(submenu.getMenu())).containsExactly("Save State", "Restore State...");
+		context.notifyListeners(SWT.Hide, new Event());
+	}
+
+	/** @return the labels of a menu's items after it was told it is about to show (contributions are added then) */
+	private static List<String> shown(Menu menu) {
+		menu.notifyListeners(SWT.Show, new Event());
+		UiTestSupport.processEvents();
+		List<String> labels = Arrays.stream(menu.getItems()).map(CommandsTest::label).toList();
+		if (menu.getParentMenu() != null || menu.getParentItem() != null) {
+			menu.notifyListeners(SWT.Hide, new Event());
+		}
+		return labels;
+	}
+
+	private static String label(MenuItem item) {
+		String text = item.getText().replace("&", "");
+		int tab = text.indexOf('\t');
+		return tab < 0 ? text : text.substring(0, tab);
 	}
 
 	@Test
@@ -196,7 +236,7 @@ class CommandsTest {
 	}
 
 	/** Selects the project in the Project Explorer, as the user does before using the menu or the key. */
-	private static void select(IProject project) throws PartInitException {
+	private static IViewPart select(IProject project) throws PartInitException {
 		IWorkbenchPage page = PlatformUI.getWorkbench().getActiveWorkbenchWindow().getActivePage();
 		IViewPart explorer = page.showView(IPageLayout.ID_PROJECT_EXPLORER);
 		page.activate(explorer);
@@ -207,6 +247,7 @@ class CommandsTest {
 					? s : null;
 			return selection instanceof IStructuredSelection structured && structured.getFirstElement() == project;
 		});
+		return explorer;
 	}
 
 	private static boolean enabled(Command command) {

@@ -32,9 +32,10 @@ import dev.branchstate.ui.internal.UiLog;
 
 /**
  * Project › Properties › Branchstate: project-specific values (project scope of node
- * {@link BranchstatePreferences#NODE}) that override the workspace for the preferences that make sense per project.
- * The store location, disk budget and worker threads belong to the one state store of the workspace and are set on
- * the preference page only.
+ * {@link BranchstatePreferences#NODE}) that override the workspace for the preferences core reads per project:
+ * automatic switching, the branches kept, the extra derived folders. The store location, disk budget, compression
+ * level and worker threads belong to the one state store of the workspace (one archive holds all the projects of a
+ * repository) and are set on the preference page only.
  * <p>
  * The page edits an in-memory store whose defaults are the workspace values; OK writes every key to the project
  * node when project-specific settings are on (an explicit override, even of a value equal to the workspace's) and
@@ -43,8 +44,7 @@ import dev.branchstate.ui.internal.UiLog;
 public class BranchstatePropertyPage extends FieldEditorPreferencePage implements IWorkbenchPropertyPage {
 
 	static final String[] PROJECT_KEYS = { BranchstatePreferences.AUTO_SWITCH,
-			BranchstatePreferences.BRANCH_PATTERNS, BranchstatePreferences.DERIVED_FOLDERS,
-			BranchstatePreferences.COMPRESSION_LEVEL };
+			BranchstatePreferences.BRANCH_PATTERNS, BranchstatePreferences.DERIVED_FOLDERS };
 
 	private IAdaptable element;
 	private final List<FieldEditor> editors = new ArrayList<>();
@@ -121,7 +121,6 @@ public class BranchstatePropertyPage extends FieldEditorPreferencePage implement
 		addField(PreferenceFields.autoSwitch(fieldParent));
 		addField(PreferenceFields.branchPatterns(fieldParent));
 		addField(PreferenceFields.derivedFolders(fieldParent));
-		addField(PreferenceFields.compressionLevel(fieldParent));
 	}
 
 	@Override
