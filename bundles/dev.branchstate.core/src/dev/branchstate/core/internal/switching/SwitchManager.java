@@ -72,6 +72,7 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 
 	private static final String SAVE_PARTICIPANT = "dev.branchstate.core.switching"; //$NON-NLS-1$
 	private static final String HEADS_FILE = "switching/heads.properties"; //$NON-NLS-1$
+	private static final String HEADLESS_APPLICATION = "dev.branchstate.core.app"; //$NON-NLS-1$
 
 	private final IStateService states;
 	private final IWorkspace workspace;
@@ -438,7 +439,11 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 			SwitchLog.warning(SwitchMessages.bind(SwitchMessages.Switch_headUnreadable, gitDir), e);
 			current = null;
 		}
-		HandledHeads.Remembered remembered = heads.get(key);
+		// The headless application works on states explicitly (its switch command included): what happened to
+		// HEAD before it started is not a switch to handle.
+		HandledHeads.Remembered remembered = HEADLESS_APPLICATION.equals(System.getProperty("eclipse.application")) //$NON-NLS-1$
+				? null
+				: heads.get(key);
 		boolean movedWhileClosed = false;
 		repository.lock.lock();
 		try {
@@ -446,6 +451,7 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 				repository.handled = remembered.handled();
 				repository.derived = remembered.derived();
 				movedWhileClosed = !remembered.handled().equals(current);
+				repository.movedWhileClosed = movedWhileClosed;
 			} else {
 				repository.handled = current;
 				repository.derived = current;

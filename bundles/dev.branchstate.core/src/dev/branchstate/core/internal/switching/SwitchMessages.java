@@ -24,6 +24,7 @@ final class SwitchMessages extends NLS {
 	public static String Switch_notSavedDetached;
 	public static String Switch_notSavedPattern;
 	public static String Switch_notSavedUnknown;
+	public static String Switch_notSavedMovedWhileClosed;
 	public static String Switch_canceled;
 	public static String Switch_failed;
 	public static String Switch_saveFailed;

@@ -71,6 +71,7 @@ final class SwitchProtocol {
 			handleSwitch(repository, target, monitor);
 		} finally {
 			repository.savedAheadFor = null;
+			repository.movedWhileClosed = false;
 		}
 	}
 
@@ -188,6 +189,11 @@ final class SwitchProtocol {
 			SubMonitor monitor) throws CoreException {
 		Head left = repository.derived;
 		String name = repository.displayName();
+		if (left != null && repository.movedWhileClosed) {
+			skipped(repository, target, start,
+					SwitchMessages.bind(SwitchMessages.Switch_notSavedMovedWhileClosed, name, left.describe()));
+			return;
+		}
 		if (left == null) {
 			skipped(repository, target, start, SwitchMessages.bind(SwitchMessages.Switch_notSavedUnknown, name));
 			return;

@@ -34,6 +34,11 @@ final class TrackedRepository implements AutoCloseable {
 	boolean identical;
 	boolean closed;
 	/**
+	 * HEAD moved while Eclipse was closed: the derived data on disk may have changed too (a build from the command
+	 * line), so it is not saved as the state being left.
+	 */
+	boolean movedWhileClosed;
+	/**
 	 * The commit of the last state saved by anyone (the Save State command included) since the last build, as
 	 * the state service reported it; {@code null} when a build came after it.
 	 */
