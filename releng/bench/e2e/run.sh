@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # End-to-end branch-switch benchmark (issue 6). Run it through the launcher, which picks a JDK 21+:
 #
-#   ./launch releng/bench/e2e/run.sh [--small] [--no-build]
+#   ./launch releng/bench/e2e/run.sh [--small] [--no-build] [--rounds N] [--shards N]
+#
+# --small: guava only (about 630 files); --rounds: runs per case, the median is reported (default 3);
+# --shards: Java index store layout, 0 (default) = one EMF resource per compilation unit, N = N shards per project;
+# --no-build: reuse the built modules (offline).
 #
 # 1. Fetches, with the Maven wrapper, the sources jars and the binary jars of two releases each of
 #    org.eclipse.jdt.core, org.eclipse.jgit and guava (--small: guava only).
@@ -17,12 +21,17 @@ ROOT=$(cd "$HERE/../../.." && pwd)
 WORK=${BENCH_WORK:-/tmp/branchstate-e2e}
 SMALL=0
 BUILD=1
-for a in "$@"; do
-	case "$a" in
+ROUNDS=3
+SHARDS=0
+while [ $# -gt 0 ]; do
+	case "$1" in
 	--small) SMALL=1 ;;
 	--no-build) BUILD=0 ;;
-	*) echo "usage: $0 [--small] [--no-build]" >&2; exit 2 ;;
+	--rounds) ROUNDS=$2; shift ;;
+	--shards) SHARDS=$2; shift ;;
+	*) echo "usage: $0 [--small] [--no-build] [--rounds N] [--shards N]" >&2; exit 2 ;;
 	esac
+	shift
 done
 # project name, groupId:artifactId, release on A, release on B
 LIBS=(
@@ -109,8 +118,8 @@ rm -f "$WORK/result.md"
 status=0
 ./mvnw -B $GOAL -pl "$MODULES" -Dtest=SwitchBenchmark,ZstdAvailableTest -Dsurefire.failIfNoSpecifiedTests=false \
 	-Dbench.repo="$WORK/repo" -Dbench.classes="$WORK/classes" -Dbench.out="$WORK/result.md" \
-	-Djavaindex.tests.xmx=4g >"$WORK/bench.log" 2>&1 || status=$?
-grep -E '^(setup:|  event|Result\[)' "$WORK/bench.log" || true
+	-Dbench.rounds="$ROUNDS" -Djavaindex.shards="$SHARDS" -Djavaindex.tests.xmx=4g >"$WORK/bench.log" 2>&1 || status=$?
+grep -E '^(setup:|round |  event|Result\[)' "$WORK/bench.log" || true
 if [ ! -f "$WORK/result.md" ]; then
 	echo "benchmark failed (exit $status): see $WORK/bench.log" >&2
 	grep -E 'ERROR|FAIL|Exception' "$WORK/bench.log" | head -20 >&2

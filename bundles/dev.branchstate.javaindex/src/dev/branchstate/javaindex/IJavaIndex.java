@@ -15,7 +15,7 @@ import org.eclipse.core.runtime.IProgressMonitor;
  */
 public interface IJavaIndex {
 
-	/** @return the declarations with this simple name in every indexed project, sorted by file then position */
+	/** @return the declarations with this simple name in every indexed project, sorted by file, container, name */
 	List<Declaration> declarations(String simpleName);
 
 	/** @return the declarations with this simple name in one project, sorted */

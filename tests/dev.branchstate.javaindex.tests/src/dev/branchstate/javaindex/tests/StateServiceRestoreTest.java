@@ -1,0 +1,197 @@
+package dev.branchstate.javaindex.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.eclipse.core.resources.IProject;
+import org.eclipse.core.resources.IProjectDescription;
+import org.eclipse.core.resources.IResource;
+import org.eclipse.core.resources.IWorkspace;
+import org.eclipse.core.resources.ResourcesPlugin;
+import org.eclipse.core.runtime.IPath;
+import org.eclipse.core.runtime.NullProgressMonitor;
+import org.eclipse.core.runtime.preferences.IEclipsePreferences;
+import org.eclipse.core.runtime.preferences.InstanceScope;
+import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.FrameworkUtil;
+import org.osgi.util.tracker.ServiceTracker;
+
+import dev.branchstate.core.BranchstatePreferences;
+import dev.branchstate.core.IStateService;
+import dev.branchstate.core.RestoreResult;
+import dev.branchstate.core.StateInfo;
+import dev.branchstate.javaindex.IJavaIndex;
+import dev.branchstate.javaindex.IndexUpdate;
+import dev.branchstate.javaindex.IndexUpdate.Cause;
+import dev.branchstate.javaindex.internal.JavaIndexService;
+
+/**
+ * The Java index saved and restored by the real state service, in a real Git repository (made with JGit) of real
+ * sources: a restored index answers exactly like one built from scratch, and the replay after a restore parses
+ * exactly the files that differ from the state.
+ */
+class StateServiceRestoreTest {
+
+	private static final IWorkspace WORKSPACE = ResourcesPlugin.getWorkspace();
+	private IStateService states;
+	private JavaIndexService index;
+	private final List<ServiceTracker<?, ?>> trackers = new ArrayList<>();
+
+	@BeforeEach
+	void services() throws Exception {
+		BundleContext context = FrameworkUtil.getBundle(getClass()).getBundleContext();
+		states = service(context, IStateService.class);
+		index = (JavaIndexService) service(context, IJavaIndex.class);
+		// the switch protocol stays out: the test calls the service itself
+		preference(BranchstatePreferences.AUTO_SWITCH, "false");
+	}
+
+	@AfterEach
+	void close() throws Exception {
+		IEclipsePreferences node = InstanceScope.INSTANCE.getNode(BranchstatePreferences.NODE);
+		node.remove(BranchstatePreferences.AUTO_SWITCH);
+		node.flush();
+		trackers.forEach(ServiceTracker::close);
+	}
+
+	private <T> T service(BundleContext context, Class<T> type) throws InterruptedException {
+		ServiceTracker<T, T> tracker = new ServiceTracker<>(context, type, null);
+		tracker.open();
+		trackers.add(tracker);
+		T service = tracker.waitForService(20_000);
+		assertThat(service).as(type.getName()).isNotNull();
+		return service;
+	}
+
+	private static void preference(String key, String value) throws Exception {
+		IEclipsePreferences node = InstanceScope.INSTANCE.getNode(BranchstatePreferences.NODE);
+		node.put(key, value);
+		node.flush();
+	}
+
+	@Test
+	void restoredIndexAnswersLikeAFreshOneAndReplaysExactlyTheChangedFiles(@TempDir Path temp) throws Exception {
+		Path work = temp.resolve("repo");
+		Files.createDirectories(work);
+		Git git = Git.init().setInitialBranch("A").setDirectory(work.toFile()).call();
+		try (git) {
+			IProjectDescription description = WORKSPACE.newProjectDescription("lang-git");
+			description.setLocation(IPath.fromPath(work));
+			IProject project = WORKSPACE.getRoot().getProject("lang-git");
+			project.create(description, null);
+			project.open(null);
+			Path src = work.resolve("src");
+			Sources.sync(src, Sources.jar("old"));
+			RevCommit a = commit(git, project, "A");
+			git.checkout().setCreateBranch(true).setName("B").call();
+			Sources.sync(src, Sources.jar("new"));
+			RevCommit b = commit(git, project, "B");
+			File gitDir = git.getRepository().getDirectory();
+			assertThat(states.repositoryOf(project)).isPresent();
+
+			StateInfo stateB = states.save(gitDir, new NullProgressMonitor());
+			assertThat(stateB.commitId()).isEqualTo(b.name());
+			assertThat(stateB.contributors()).containsEntry("dev.branchstate.javaindex", 1);
+
+			// to A: the index follows the checkout the slow way (the protocol is off)
+			git.checkout().setName("A").call();
+			settle(project);
+			assertThat(index.declarations(project, "Strings")).isEmpty();
+
+			// back to B by restoring its state before the workspace sees the checkout
+			List<IndexUpdate> updates = new CopyOnWriteArrayList<>();
+			Consumer recorder = new Consumer(updates);
+			index.addListener(recorder);
+			try {
+				git.checkout().setName("B").call();
+				RestoreResult restored = states.restore(gitDir, b.name(), new NullProgressMonitor());
+				assertThat(restored.changedSources()).isZero();
+				settle(project);
+			} finally {
+				index.removeListener(recorder);
+			}
+			assertThat(parsed(updates)).as("nothing parsed after an exact restore").isEmpty();
+			assertThat(index.declarations(project, "Strings")).isNotEmpty();
+			assertThat(index.dump(project)).isEqualTo(freshDump(project, temp.resolve("fresh-b")));
+
+			// B2 = B + one commit: the state of B is restored, then the one changed file is parsed
+			git.checkout().setCreateBranch(true).setName("B2").call();
+			String changed = "src/org/apache/commons/lang3/BooleanUtils.java";
+			Path file = work.resolve(changed);
+			String text = Files.readString(file, StandardCharsets.UTF_8);
+			Files.writeString(file, text.substring(0, text.lastIndexOf('}'))
+					+ "    public static boolean branchstateProbe() { return true; }\n}\n", StandardCharsets.UTF_8);
+			git.add().addFilepattern(".").call();
+			git.commit().setMessage("B2").call();
+			git.checkout().setName("A").call();
+			settle(project);
+			updates.clear();
+			index.addListener(recorder);
+			try {
+				git.checkout().setName("B2").call();
+				RestoreResult restored = states.restore(gitDir, b.name(), new NullProgressMonitor());
+				assertThat(restored.changedSources()).isEqualTo(1);
+				settle(project);
+			} finally {
+				index.removeListener(recorder);
+			}
+			IndexUpdate replay = updates.stream().filter(u -> u.cause() == Cause.RESTORE).findFirst().orElseThrow();
+			assertThat(replay.parsed()).extracting(IPath::toString).containsExactly(changed);
+			assertThat(parsed(updates)).containsExactly(changed);
+			assertThat(index.declarations(project, "branchstateProbe")).hasSize(1);
+			assertThat(index.dump(project)).isEqualTo(freshDump(project, temp.resolve("fresh-b2")));
+			project.delete(false, true, null);
+		}
+	}
+
+	/** A listener that can be removed again (a method reference is a new object each time). */
+	private record Consumer(List<IndexUpdate> into) implements java.util.function.Consumer<IndexUpdate> {
+		@Override
+		public void accept(IndexUpdate u) {
+			into.add(u);
+		}
+	}
+
+	private RevCommit commit(Git git, IProject project, String message) throws Exception {
+		settle(project);
+		git.add().addFilepattern(".").call();
+		git.add().addFilepattern(".").setUpdate(true).call();
+		return git.commit().setMessage(message).call();
+	}
+
+	private void settle(IProject project) throws Exception {
+		project.refreshLocal(IResource.DEPTH_INFINITE, null);
+		index.join(new NullProgressMonitor());
+	}
+
+	private static Set<String> parsed(List<IndexUpdate> updates) {
+		Set<String> out = new TreeSet<>();
+		updates.forEach(u -> u.parsed().forEach(p -> out.add(p.toString())));
+		return out;
+	}
+
+	private static String freshDump(IProject project, Path root) throws Exception {
+		JavaIndexService fresh = new JavaIndexService(WORKSPACE, root, 0);
+		try {
+			fresh.join(new NullProgressMonitor());
+			return fresh.dump(project);
+		} finally {
+			fresh.close();
+		}
+	}
+}
