@@ -8,8 +8,10 @@ import java.nio.file.Path;
 import java.text.NumberFormat;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.runtime.IStatus;
@@ -18,6 +20,12 @@ import org.eclipse.core.runtime.Status;
 import org.eclipse.jface.viewers.StructuredSelection;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.swt.SWT;
+import org.eclipse.swt.dnd.Clipboard;
+import org.eclipse.swt.dnd.TextTransfer;
+import org.eclipse.swt.widgets.Event;
+import org.eclipse.swt.widgets.Menu;
+import org.eclipse.swt.widgets.MenuItem;
 import org.eclipse.swt.widgets.Shell;
 import org.eclipse.swt.widgets.TreeItem;
 import org.eclipse.ui.IWorkbenchPage;
@@ -104,7 +112,7 @@ class BranchStatesViewTest {
 		IWorkbenchPage page = PlatformUI.getWorkbench().getActiveWorkbenchWindow().getActivePage();
 		BranchStatesView view = (BranchStatesView) page.showView(BranchstateUI.VIEW_ID);
 		waitUntil("the view lists the two states of demo-app", WAIT,
-				() -> repository(view) != null && repository(view).states().size() == 2);
+				() -> repository(view) != null && repository(view).states().size() == 2 && showsFake(view));
 
 		RepositoryNode repository = repository(view);
 		assertThat(repository.name()).isEqualTo("demo-app");
@@ -156,6 +164,45 @@ class BranchStatesViewTest {
 	}
 
 	@Test
+	void contextMenuCopiesTheArchivePathAndDeletesAfterConfirmation() throws Exception {
+		String mainCommit = head();
+		StateInfo state = state(mainCommit, List.of("main"), Instant.now(), Instant.now(), 1_000_000L, 3_000_000L);
+		fake.add(state);
+		BranchStatesView view = (BranchStatesView) PlatformUI.getWorkbench().getActiveWorkbenchWindow().getActivePage()
+				.showView(BranchstateUI.VIEW_ID);
+		waitUntil("the view lists the state", WAIT,
+				() -> repository(view) != null && repository(view).states().size() == 1 && showsFake(view));
+		view.viewer().setSelection(new StructuredSelection(repository(view).states().get(0)), true);
+		Menu menu = view.viewer().getControl().getMenu();
+		assertThat(UiTestSupport.shown(menu)).containsSubsequence("Restore", "Copy Archive Path",
+				"Open Containing Folder", "Delete", "Refresh");
+
+		click(menu, "Copy Archive Path");
+		UiTestSupport.processEvents();
+		Clipboard clipboard = new Clipboard(view.viewer().getControl().getDisplay());
+		try {
+			assertThat(clipboard.getContents(TextTransfer.getInstance())).isEqualTo(state.archive().toString());
+		} finally {
+			clipboard.dispose();
+		}
+
+		AtomicReference<String> confirmed = new AtomicReference<>();
+		UiTestSupport.pressWhenShown("Delete States", "Yes", confirmed);
+		click(menu, "Delete"); // returns when the question is answered
+		waitUntil("the state deleted and the view updated", WAIT, () -> repository(view).states().isEmpty());
+		assertThat(confirmed.get()).isEqualTo("Delete States");
+		assertThat(fake.service().allStates()).isEmpty();
+	}
+
+	private static void click(Menu menu, String label) {
+		UiTestSupport.shown(menu); // the items are made when the menu is about to show
+		MenuItem item = Arrays.stream(menu.getItems()).filter(i -> UiTestSupport.label(i).equals(label)).findFirst()
+				.orElseThrow(() -> new AssertionError("no menu item " + label));
+		assertThat(item.isEnabled()).as("menu item %s enabled", label).isTrue();
+		item.notifyListeners(SWT.Selection, new Event());
+	}
+
+	@Test
 	void deletingAStateThroughTheServiceIsShownAfterRefresh() throws Exception {
 		String mainCommit = head();
 		StateInfo state = state(mainCommit, List.of("main"), Instant.now(), Instant.now(), 1_000_000L, 3_000_000L);
@@ -163,7 +210,7 @@ class BranchStatesViewTest {
 		BranchStatesView view = (BranchStatesView) PlatformUI.getWorkbench().getActiveWorkbenchWindow().getActivePage()
 				.showView(BranchstateUI.VIEW_ID);
 		waitUntil("the view lists the state", WAIT,
-				() -> repository(view) != null && repository(view).states().size() == 1);
+				() -> repository(view) != null && repository(view).states().size() == 1 && showsFake(view));
 		fake.service().delete(state);
 		view.scheduleLoad();
 		waitUntil("the view lists no state", WAIT, () -> repository(view).states().isEmpty());
@@ -197,6 +244,11 @@ class BranchStatesViewTest {
 			}
 		}
 		return List.of();
+	}
+
+	/** @return whether the view shows this test's states (it stays open between tests, and may still be loading) */
+	private boolean showsFake(BranchStatesView view) {
+		return repository(view).states().stream().allMatch(r -> r.state().archive().startsWith(tmp));
 	}
 
 	private RepositoryNode repository(BranchStatesView view) {

@@ -24,16 +24,11 @@ import org.eclipse.jface.viewers.ISelection;
 import org.eclipse.jface.viewers.IStructuredSelection;
 import org.eclipse.jface.viewers.StructuredSelection;
 import org.eclipse.jgit.api.Git;
-import org.eclipse.ui.IPageLayout;
 import org.eclipse.swt.SWT;
-import org.eclipse.swt.widgets.Button;
-import org.eclipse.swt.widgets.Composite;
-import org.eclipse.swt.widgets.Control;
-import org.eclipse.swt.widgets.Display;
 import org.eclipse.swt.widgets.Event;
 import org.eclipse.swt.widgets.Menu;
 import org.eclipse.swt.widgets.MenuItem;
-import org.eclipse.swt.widgets.Shell;
+import org.eclipse.ui.IPageLayout;
 import org.eclipse.ui.ISources;
 import org.eclipse.ui.IViewPart;
 import org.eclipse.ui.IWorkbenchPage;
@@ -100,34 +95,17 @@ class CommandsTest {
 		IViewPart explorer = select(gitProject);
 
 		Menu bar = PlatformUI.getWorkbench().getActiveWorkbenchWindow().getShell().getMenuBar();
-		Menu projectMenu = Arrays.stream(bar.getItems()).filter(i -> label(i).equals("Project")).findFirst()
+		Menu projectMenu = Arrays.stream(bar.getItems()).filter(i -> UiTestSupport.label(i).equals("Project")).findFirst()
 				.orElseThrow().getMenu();
-		assertThat(shown(projectMenu)).contains("Save State", "Restore State...");
+		assertThat(UiTestSupport.shown(projectMenu)).contains("Save State", "Restore State...");
 
 		Menu context = ((CommonNavigator) explorer).getCommonViewer().getControl().getMenu();
-		List<String> contextItems = shown(context);
+		List<String> contextItems = UiTestSupport.shown(context);
 		assertThat(contextItems).contains("Branchstate");
-		MenuItem submenu = Arrays.stream(context.getItems()).filter(i -> label(i).equals("Branchstate")).findFirst()
+		MenuItem submenu = Arrays.stream(context.getItems()).filter(i -> UiTestSupport.label(i).equals("Branchstate")).findFirst()
 				.orElseThrow();
-		assertThat(shown(submenu.getMenu())).containsExactly("Save State", "Restore State...");
+		assertThat(UiTestSupport.shown(submenu.getMenu())).containsExactly("Save State", "Restore State...");
 		context.notifyListeners(SWT.Hide, new Event());
-	}
-
-	/** @return the labels of a menu's items after it was told it is about to show (contributions are added then) */
-	private static List<String> shown(Menu menu) {
-		menu.notifyListeners(SWT.Show, new Event());
-		UiTestSupport.processEvents();
-		List<String> labels = Arrays.stream(menu.getItems()).map(CommandsTest::label).toList();
-		if (menu.getParentMenu() != null || menu.getParentItem() != null) {
-			menu.notifyListeners(SWT.Hide, new Event());
-		}
-		return labels;
-	}
-
-	private static String label(MenuItem item) {
-		String text = item.getText().replace("&", "");
-		int tab = text.indexOf('\t');
-		return tab < 0 ? text : text.substring(0, tab);
 	}
 
 	@Test
@@ -162,7 +140,7 @@ class CommandsTest {
 			select(gitProject);
 
 			AtomicReference<String> dialogTitle = new AtomicReference<>();
-			pressWhenShown("Restore State", "Restore", dialogTitle);
+			UiTestSupport.pressWhenShown("Restore State", "Restore", dialogTitle);
 			handlers().executeCommand(BranchstateUI.RESTORE_STATE_COMMAND_ID, null); // returns when the dialog closes
 			waitUntil("the restore job to call the service", Duration.ofSeconds(20), () -> !fake.restored().isEmpty());
 			assertThat(dialogTitle.get()).isEqualTo("Restore State");
@@ -195,44 +173,6 @@ class CommandsTest {
 		assertThat(state.commitId()).isEqualTo(head);
 		assertThat(state.branches()).contains("main");
 		assertThat(state.archive()).as("the state archive").exists().isNotEmptyFile();
-	}
-
-	/** Presses the button of the dialog with that title once it is open (the command's event loop runs it). */
-	private static void pressWhenShown(String title, String button, AtomicReference<String> seen) {
-		Display display = Display.getCurrent();
-		long end = System.currentTimeMillis() + 20_000;
-		Runnable[] poll = new Runnable[1];
-		poll[0] = () -> {
-			for (Shell shell : display.getShells()) {
-				if (shell.isVisible() && title.equals(shell.getText())) {
-					Button b = findButton(shell, button);
-					if (b != null && b.isEnabled()) {
-						seen.set(shell.getText());
-						b.notifyListeners(SWT.Selection, new Event());
-						return;
-					}
-				}
-			}
-			if (System.currentTimeMillis() < end) {
-				display.timerExec(100, poll[0]);
-			}
-		};
-		display.timerExec(100, poll[0]);
-	}
-
-	private static Button findButton(Composite parent, String text) {
-		for (Control c : parent.getChildren()) {
-			if (c instanceof Button b && b.getText().replace("&", "").equals(text)) {
-				return b;
-			}
-			if (c instanceof Composite composite) {
-				Button b = findButton(composite, text);
-				if (b != null) {
-					return b;
-				}
-			}
-		}
-		return null;
 	}
 
 	/** Selects the project in the Project Explorer, as the user does before using the menu or the key. */

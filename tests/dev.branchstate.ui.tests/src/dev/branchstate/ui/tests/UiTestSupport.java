@@ -8,6 +8,9 @@ import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
 import org.eclipse.core.resources.IProject;
@@ -24,10 +27,14 @@ import org.eclipse.swt.graphics.Image;
 import org.eclipse.swt.graphics.ImageData;
 import org.eclipse.swt.graphics.ImageLoader;
 import org.eclipse.swt.graphics.Rectangle;
+import org.eclipse.swt.widgets.Button;
 import org.eclipse.swt.widgets.Composite;
 import org.eclipse.swt.widgets.Control;
 import org.eclipse.swt.widgets.Display;
+import org.eclipse.swt.widgets.Event;
 import org.eclipse.swt.widgets.Label;
+import org.eclipse.swt.widgets.Menu;
+import org.eclipse.swt.widgets.MenuItem;
 import org.eclipse.swt.widgets.Shell;
 import org.eclipse.swt.widgets.Text;
 import org.osgi.framework.BundleContext;
@@ -190,5 +197,60 @@ final class UiTestSupport {
 		}
 		return fail("No IStateService is registered by dev.branchstate.core: the state service (a DS component) "
 				+ "is missing or failed to activate, so Save State cannot store anything.");
+	}
+
+	/** Presses the button of the dialog with that title once it is open (the command's event loop runs it). */
+	static void pressWhenShown(String title, String button, AtomicReference<String> seen) {
+		Display display = Display.getCurrent();
+		long end = System.currentTimeMillis() + 20_000;
+		Runnable[] poll = new Runnable[1];
+		poll[0] = () -> {
+			for (Shell shell : display.getShells()) {
+				if (shell.isVisible() && title.equals(shell.getText())) {
+					Button b = findButton(shell, button);
+					if (b != null && b.isEnabled()) {
+						seen.set(shell.getText());
+						b.notifyListeners(SWT.Selection, new Event());
+						return;
+					}
+				}
+			}
+			if (System.currentTimeMillis() < end) {
+				display.timerExec(100, poll[0]);
+			}
+		};
+		display.timerExec(100, poll[0]);
+	}
+
+	static Button findButton(Composite parent, String text) {
+		for (Control c : parent.getChildren()) {
+			if (c instanceof Button b && b.getText().replace("&", "").equals(text)) {
+				return b;
+			}
+			if (c instanceof Composite composite) {
+				Button b = findButton(composite, text);
+				if (b != null) {
+					return b;
+				}
+			}
+		}
+		return null;
+	}
+
+	/** @return the labels of a menu's items after it was told it is about to show (contributions are added then) */
+	static List<String> shown(Menu menu) {
+		menu.notifyListeners(SWT.Show, new Event());
+		UiTestSupport.processEvents();
+		List<String> labels = Arrays.stream(menu.getItems()).map(UiTestSupport::label).toList();
+		if (menu.getParentMenu() != null || menu.getParentItem() != null) {
+			menu.notifyListeners(SWT.Hide, new Event());
+		}
+		return labels;
+	}
+
+	static String label(MenuItem item) {
+		String text = item.getText().replace("&", "");
+		int tab = text.indexOf('\t');
+		return tab < 0 ? text : text.substring(0, tab);
 	}
 }
