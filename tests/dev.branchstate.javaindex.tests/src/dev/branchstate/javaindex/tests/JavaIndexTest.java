@@ -318,6 +318,29 @@ class JavaIndexTest {
 		empty.delete(true, true, null);
 	}
 
+	@Test
+	void aStateThatCannotBeRestoredLeavesAnIndexThatIsRebuilt(@TempDir Path temp) throws Exception {
+		IProject p = project("torn");
+		write(p, "src/q/Kept.java", "package q;\npublic class Kept { void keep() { } }\n");
+		settle();
+		assertThat(index.declarations(p, "keep")).hasSize(1);
+		Path archive = temp.resolve("torn.zip");
+		String format = Files.readString(((JavaIndexService) index).storeOf(p).resolve("index.properties"));
+		StateArchives.write(p, archive, Map.of("index.properties", format.getBytes(StandardCharsets.UTF_8),
+				"units/src/q/Kept.java.bin", "not an EMF binary resource".getBytes(StandardCharsets.UTF_8)));
+		IStateContributor contributor = contributor();
+		org.assertj.core.api.Assertions
+				.assertThatThrownBy(() -> StateArchives.restore(contributor, p, archive, "t".repeat(40), Set.of()))
+				.isInstanceOf(CoreException.class).hasMessageContaining("torn");
+		settle();
+		// as if never restored: the store was dropped and the index rebuilt from the sources
+		assertThat(index.declarations(p, "keep")).singleElement().extracting(Declaration::container)
+				.isEqualTo("q.Kept");
+		assertThat(((JavaIndexService) index).dump(p)).isEqualTo(freshDump(p, temp.resolve("fresh"), 0));
+		p.delete(true, true, null);
+		settle();
+	}
+
 	/** @return the contributor as the state service creates it: from the extension registry */
 	private static IStateContributor contributor() throws CoreException {
 		for (IConfigurationElement element : Platform.getExtensionRegistry()

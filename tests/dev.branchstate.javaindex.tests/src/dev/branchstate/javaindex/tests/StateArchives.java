@@ -72,6 +72,18 @@ final class StateArchives {
 		}
 	}
 
+	/** Writes a state archive by hand: the given entries as this contributor's data for the project. */
+	static void write(IProject project, Path archive, java.util.Map<String, byte[]> entries) throws IOException {
+		Files.createDirectories(archive.getParent());
+		try (ArchiveWriter writer = Archives.newWriter(archive, WriteOptions.defaults())) {
+			for (java.util.Map.Entry<String, byte[]> e : entries.entrySet()) {
+				writer.addBytes(PREFIX + project.getName() + '/' + e.getKey(), e.getValue(),
+						ArchiveWriter.DEFAULT_FILE_MODE, FileTime.fromMillis(0));
+			}
+			writer.commit();
+		}
+	}
+
 	static void restore(IStateContributor contributor, IProject project, Path archive, String stateCommit,
 			Set<IPath> changedPaths) throws IOException, CoreException {
 		try (ArchiveReader reader = Archives.open(archive)) {
