@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 CORPORA = {
@@ -22,7 +23,8 @@ TOOLS = ["ours", "tar-zstd", "infozip", "jdkzip", "commons"]
 
 def run(cmd, cwd=None):
     """Runs cmd (list, or str for the shell); returns wall s, cpu s, peak RSS MB, stdout."""
-    out_path = "/tmp/branchstate-bench-run.out"
+    fd, out_path = tempfile.mkstemp(prefix="branchstate-bench-", suffix=".out")
+    os.close(fd)
     with open(out_path, "wb") as out:
         t0 = time.monotonic()
         p = subprocess.Popen(cmd, shell=isinstance(cmd, str), cwd=cwd, stdout=out, stderr=subprocess.STDOUT)
@@ -30,6 +32,7 @@ def run(cmd, cwd=None):
         wall = time.monotonic() - t0
     p.returncode = os.waitstatus_to_exitcode(status)
     text = open(out_path, "rb").read().decode("utf-8", "replace")
+    os.remove(out_path)
     if p.returncode != 0:
         sys.exit("FAILED (%d): %s\n%s" % (p.returncode, cmd, text[-3000:]))
     return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024.0, text
