@@ -107,6 +107,19 @@ else
 	exit 1
 fi
 git -C "$repo" diff --quiet HEAD && echo "Git-tracked files untouched (git diff is empty)"
+
+step "In-IDE checkout (JGit) of release-3.18: the switch protocol saves nothing new and restores release-3.18"
+app switch "$repo" release-3.18
+rm -rf "$expected" && mkdir -p "$expected"
+unzip -q -o "$demo/jars/commons-lang3-3.18.0.jar" -d "$expected" -x 'META-INF/*'
+if diff -r -q "$expected" "$repo/bin" >/dev/null; then
+	echo "bin/ is byte-identical to the 3.18.0 build output ($(find "$repo/bin" -type f | wc -l) files)"
+else
+	echo "demo: bin/ differs from the 3.18.0 build output after the switch:" >&2
+	diff -r -q "$expected" "$repo/bin" | head >&2
+	exit 1
+fi
+git -C "$repo" diff --quiet HEAD && echo "Git-tracked files untouched (git diff is empty)"
 app verify "$repo"
 
 if [ $headless = 0 ]; then

@@ -166,7 +166,28 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 			TrackedRepository repository = repositories.get(key(event.gitDir()));
 			if (repository != null) {
 				repository.savedAt = event.commitId();
+				savedAtHead(repository, event.commitId());
 			}
+		}
+	}
+
+	/**
+	 * A state saved for the commit checked out (the Save State command, the headless save) is what the derived data
+	 * on disk is now: the next switch must neither save it again nor take the disk for an older state. Skipped while
+	 * the protocol runs for the repository: it keeps these fields itself.
+	 */
+	private static void savedAtHead(TrackedRepository repository, String commitId) {
+		if (!repository.lock.tryLock()) {
+			return;
+		}
+		try {
+			Head handled = repository.handled;
+			if (handled != null && commitId.equals(handled.commitId()) && !repository.movedWhileClosed) {
+				repository.derived = handled;
+				repository.identical = true;
+			}
+		} finally {
+			repository.lock.unlock();
 		}
 	}
 
@@ -441,16 +462,17 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 		}
 		// The headless application works on states explicitly (its switch command included): what happened to
 		// HEAD before it started is not a switch to handle.
-		HandledHeads.Remembered remembered = HEADLESS_APPLICATION.equals(System.getProperty("eclipse.application")) //$NON-NLS-1$
-				? null
-				: heads.get(key);
+		HandledHeads.Remembered remembered = runsHeadlessApplication() ? null : heads.get(key);
 		boolean movedWhileClosed = false;
 		repository.lock.lock();
 		try {
 			if (remembered != null) {
 				repository.handled = remembered.handled();
-				repository.derived = remembered.derived();
 				movedWhileClosed = !remembered.handled().equals(current);
+				// HEAD moved while Eclipse was closed: the derived data on disk may have been rebuilt for another
+				// commit meanwhile, so what it reflects is unknown until a restore or a build — it must not be saved
+				// as the state of the commit left (not ahead of a refresh, not at shutdown)
+				repository.derived = movedWhileClosed ? null : remembered.derived();
 				repository.movedWhileClosed = movedWhileClosed;
 			} else {
 				repository.handled = current;
@@ -472,6 +494,20 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 		if (movedWhileClosed) {
 			repository.job.schedule();
 		}
+	}
+
+	/**
+	 * @return whether this Eclipse runs the headless application, which works on states explicitly: what happened to
+	 *         HEAD before it started is not a switch to handle. The launcher's {@code -application} argument
+	 *         overrides the {@code eclipse.application} of config.ini only in the framework's properties.
+	 */
+	private static boolean runsHeadlessApplication() {
+		if (HEADLESS_APPLICATION.equals(System.getProperty("eclipse.application"))) { //$NON-NLS-1$
+			return true;
+		}
+		List<String> arguments = List.of(Platform.getCommandLineArgs());
+		int at = arguments.indexOf("-application"); //$NON-NLS-1$
+		return at >= 0 && at + 1 < arguments.size() && HEADLESS_APPLICATION.equals(arguments.get(at + 1));
 	}
 
 	private void remember(TrackedRepository repository) {

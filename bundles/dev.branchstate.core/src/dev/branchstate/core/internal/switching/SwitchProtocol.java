@@ -189,9 +189,9 @@ final class SwitchProtocol {
 			SubMonitor monitor) throws CoreException {
 		Head left = repository.derived;
 		String name = repository.displayName();
-		if (left != null && repository.movedWhileClosed) {
-			skipped(repository, target, start,
-					SwitchMessages.bind(SwitchMessages.Switch_notSavedMovedWhileClosed, name, left.describe()));
+		if (repository.movedWhileClosed) { // the data on disk is unknown then (derived is null)
+			skipped(repository, target, start, SwitchMessages.bind(SwitchMessages.Switch_notSavedMovedWhileClosed, name,
+					repository.handled.describe()));
 			return;
 		}
 		if (left == null) {

@@ -127,10 +127,15 @@ class RepositoryLayoutTest {
 		harness.manager().track();
 		assertThat(harness.manager().repositories()).anyMatch(d -> SwitchHarness.same(d, repo.gitDir()));
 		SwitchHarness.awaitQuiet();
+		// HEAD moved while the project was closed: a switch at reopening, whose derived data is of unknown origin
+		assertThat(harness.takeEvents(repo.gitDir())).anyMatch(e -> e.kind() == Kind.SKIPPED
+				&& e.message().contains("HEAD moved while Eclipse was closed"));
+		String main = repo.git.getRepository().resolve("refs/heads/main").name();
 		repo.git.checkout().setName("main").call();
 		project.refreshLocal(IResource.DEPTH_INFINITE, null);
 		SwitchHarness.awaitQuiet();
-		assertThat(harness.takeEvents(repo.gitDir())).anyMatch(e -> e.kind() == Kind.SAVED);
+		assertThat(harness.takeEvents(repo.gitDir())).as("the switch back to main is handled")
+				.anyMatch(e -> main.equals(e.commitId()));
 	}
 
 	@Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashMap;
@@ -451,6 +452,26 @@ class SwitchProtocolTest {
 		assertThat(harness.takeEvents(repo.gitDir())).noneMatch(e -> e.kind() == Kind.SAVED);
 		assertThat(RecordingBuilder.record(project)).containsExactlyInAnyOrder("compile src/a.txt",
 				"remove src/c.txt", "compile src/d.txt");
+	}
+
+	@Test
+	void aStateSavedForTheCheckedOutCommitIsWhatTheNextSwitchTakesTheDiskFor() throws Exception {
+		harness.autoBuild(false);
+		Map<String, byte[]> derivedA = GitFixture.derived(project);
+		checkoutInIde("B"); // no state of B: nothing restored, and no build: A's output is still on disk
+		harness.takeEvents(repo.gitDir());
+
+		// a tool outside Eclipse builds B's output, then the user runs Save State
+		Files.writeString(project.getLocation().toPath().resolve("bin/by-tool.out"), "built for B\n");
+		project.refreshLocal(IResource.DEPTH_INFINITE, null);
+		harness.service.save(repo.gitDir(), null);
+		assertThat(harness.takeEvents(repo.gitDir())).filteredOn(e -> e.kind() == Kind.SAVED).singleElement()
+				.satisfies(e -> assertThat(e.commitId()).isEqualTo(commitB));
+
+		checkoutInIde("main");
+		assertThat(harness.takeEvents(repo.gitDir())).filteredOn(e -> e.kind() == Kind.RESTORED).singleElement()
+				.satisfies(e -> assertThat(e.commitId()).isEqualTo(commitA));
+		assertSameBytes(GitFixture.derived(project), derivedA);
 	}
 
 	@Test

@@ -90,13 +90,20 @@ final class EclipseInstallation {
 		return names;
 	}
 
+	/** What to do while the workbench runs, before the screenshot is taken. */
+	@FunctionalInterface
+	interface WhileRunning {
+		void run() throws Exception;
+	}
+
 	/**
 	 * Starts the IDE's workbench on a display (the tests run under Xvfb), waits until its main window is laid out,
-	 * saves a screenshot of the screen, then closes the IDE.
+	 * runs {@code whileRunning}, saves a screenshot of the screen, then closes the IDE.
 	 *
 	 * @return whether the window appeared before the timeout
 	 */
-	boolean startWorkbench(Path workspace, Path screenshot, Duration timeout) throws IOException, InterruptedException {
+	boolean startWorkbench(Path workspace, Path screenshot, Duration timeout, WhileRunning whileRunning)
+			throws Exception {
 		if (System.getenv("DISPLAY") == null) {
 			throw new IllegalStateException("No DISPLAY: run the tests through ./launch, which starts Xvfb");
 		}
@@ -109,9 +116,13 @@ final class EclipseInstallation {
 			String title = workspace.getFileName().toString();
 			while (System.nanoTime() < deadline && ide.isAlive()) {
 				if (hasLaidOutWindow(title)) {
-					Thread.sleep(3000); // let the views paint before the picture
-					Files.createDirectories(screenshot.getParent());
-					exec(List.of("import", "-window", "root", screenshot.toString()));
+					try {
+						whileRunning.run();
+					} finally { // a picture also when it failed: it shows what the user would have seen
+						Thread.sleep(3000); // let the views paint before the picture
+						Files.createDirectories(screenshot.getParent());
+						exec(List.of("import", "-window", "root", screenshot.toString()));
+					}
 					return true;
 				}
 				Thread.sleep(500);
@@ -148,7 +159,7 @@ final class EclipseInstallation {
 				"-consoleLog", "-data", workspace.toString()));
 	}
 
-	private static String exec(List<String> command) throws IOException, InterruptedException {
+	static String exec(List<String> command) throws IOException, InterruptedException {
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
 		String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 		if (process.waitFor() != 0) {

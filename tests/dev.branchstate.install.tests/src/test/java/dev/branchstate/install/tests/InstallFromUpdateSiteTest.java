@@ -93,7 +93,8 @@ class InstallFromUpdateSiteTest {
 	@Order(5)
 	void theWorkbenchStartsWithBranchstateInstalled() throws Exception {
 		Path screenshot = Path.of(System.getProperty("branchstate.screenshots"), "ide-with-branchstate.png");
-		assertThat(ide.startWorkbench(temp.resolve("ws-workbench"), screenshot, Duration.ofMinutes(2)))
+		assertThat(ide.startWorkbench(temp.resolve("ws-workbench"), screenshot, Duration.ofMinutes(2), () -> {
+		}))
 				.as("workbench window of the IDE with Branchstate").isTrue();
 		assertThat(screenshot).isNotEmptyFile();
 		assertThat(temp.resolve("ws-workbench/.metadata/.log")).satisfiesAnyOf(
@@ -101,8 +102,57 @@ class InstallFromUpdateSiteTest {
 				log -> assertThat(Files.readString(log)).doesNotContain("dev.branchstate"));
 	}
 
+	/**
+	 * The product's claim in the installed IDE: with the workbench running, a {@code git checkout} in a terminal
+	 * brings back the derived files of the branch checked out, byte for byte, without touching tracked files.
+	 */
 	@Test
 	@Order(6)
+	void aTerminalCheckoutInTheRunningIdeRestoresTheDerivedFilesOfTheBranch() throws Exception {
+		GitRepository repo = GitRepository.create(temp.resolve("switch-repo"));
+		repo.write(".project", """
+				<?xml version="1.0" encoding="UTF-8"?>
+				<projectDescription><name>greetings</name><comment></comment><projects></projects>
+				<buildSpec></buildSpec><natures></natures></projectDescription>
+				""");
+		repo.write("src/Greeting.java", "class Greeting { String text = \"main\"; }");
+		repo.commitAll("main: greeting");
+		repo.checkoutNewBranch("feature");
+		repo.write("src/Greeting.java", "class Greeting { String text = \"feature\"; }");
+		repo.write("src/Extra.java", "class Extra {}");
+		repo.commitAll("feature: extra class");
+
+		Path workspace = temp.resolve("ws-switch");
+		// the state of feature: its derived bin/ as a build of feature leaves it
+		repo.writeDerived("bin/Greeting.class", "compiled feature greeting");
+		repo.writeDerived("bin/Extra.class", "compiled extra");
+		runOk(workspace, "import", "--derived=bin", repo.dir().toString());
+		runOk(workspace, "save", repo.dir().toString());
+		// back on main, built: what the user has when they start the IDE
+		repo.checkout("main");
+		repo.deleteDerived("bin/Extra.class");
+		repo.writeDerived("bin/Greeting.class", "compiled main greeting");
+		runOk(workspace, "save", repo.dir().toString());
+
+		Path screenshot = Path.of(System.getProperty("branchstate.screenshots"), "branch-states-after-switch.png");
+		boolean started = ide.startWorkbench(workspace, screenshot, Duration.ofMinutes(2), () -> {
+			repo.checkout("feature"); // in a terminal, while the IDE runs
+			repo.awaitDerived("bin/Extra.class", "compiled extra", Duration.ofSeconds(60));
+		});
+		assertThat(started).as("workbench window of the IDE with Branchstate").isTrue();
+		assertThat(repo.readDerived("bin/Greeting.class")).isEqualTo("compiled feature greeting");
+		assertThat(repo.readDerived("bin/Extra.class")).isEqualTo("compiled extra");
+		assertThat(repo.status()).as("git status after the restore").isEmpty();
+		assertThat(screenshot).isNotEmptyFile();
+	}
+
+	private void runOk(Path workspace, String... command) throws Exception {
+		EclipseInstallation.Run run = ide.runApplication(workspace, "dev.branchstate.core.app", command);
+		assertThat(run.exitCode()).as(String.join(" ", command) + ":\n" + run.output()).isZero();
+	}
+
+	@Test
+	@Order(7)
 	void uninstallRemovesItAndTheIdeStillStarts() throws Exception {
 		EclipseInstallation.Run uninstall = ide.director("-uninstallIU", siteRepository, FEATURE);
 		assertThat(uninstall.exitCode()).as(uninstall.output()).isZero();
@@ -110,7 +160,8 @@ class InstallFromUpdateSiteTest {
 		EclipseInstallation.Run status = ide.runApplication(temp.resolve("ws-after"), "dev.branchstate.core.app", "status");
 		assertThat(status.exitCode()).as(status.output()).isNotZero();
 		Path screenshot = Path.of(System.getProperty("branchstate.screenshots"), "ide-after-uninstall.png");
-		assertThat(ide.startWorkbench(temp.resolve("ws-uninstalled"), screenshot, Duration.ofMinutes(2)))
+		assertThat(ide.startWorkbench(temp.resolve("ws-uninstalled"), screenshot, Duration.ofMinutes(2), () -> {
+		}))
 				.as("workbench window of the IDE after uninstalling Branchstate").isTrue();
 	}
 }
