@@ -140,7 +140,7 @@ class CommandsTest {
 			select(gitProject);
 
 			AtomicReference<String> dialogTitle = new AtomicReference<>();
-			UiTestSupport.pressWhenShown("Restore State", "Restore", dialogTitle);
+			UiTestSupport.pressWhenShown("Restore State", "Restore", dialogTitle, "restore-state-dialog");
 			handlers().executeCommand(BranchstateUI.RESTORE_STATE_COMMAND_ID, null); // returns when the dialog closes
 			waitUntil("the restore job to call the service", Duration.ofSeconds(20), () -> !fake.restored().isEmpty());
 			assertThat(dialogTitle.get()).isEqualTo("Restore State");

@@ -201,6 +201,11 @@ final class UiTestSupport {
 
 	/** Presses the button of the dialog with that title once it is open (the command's event loop runs it). */
 	static void pressWhenShown(String title, String button, AtomicReference<String> seen) {
+		pressWhenShown(title, button, seen, null);
+	}
+
+	/** The same, saving a screenshot of the dialog first when {@code screenshot} is not null. */
+	static void pressWhenShown(String title, String button, AtomicReference<String> seen, String screenshot) {
 		Display display = Display.getCurrent();
 		long end = System.currentTimeMillis() + 20_000;
 		Runnable[] poll = new Runnable[1];
@@ -210,6 +215,13 @@ final class UiTestSupport {
 					Button b = findButton(shell, button);
 					if (b != null && b.isEnabled()) {
 						seen.set(shell.getText());
+						if (screenshot != null) {
+							try {
+								screenshot(shell, screenshot);
+							} catch (IOException e) {
+								throw new java.io.UncheckedIOException(e);
+							}
+						}
 						b.notifyListeners(SWT.Selection, new Event());
 						return;
 					}

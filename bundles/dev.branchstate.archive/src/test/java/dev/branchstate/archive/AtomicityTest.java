@@ -122,4 +122,27 @@ class AtomicityTest {
 			});
 		}
 	}
+
+	@Test
+	void interruptedReadCancelsButLeavesTheReaderUsable() throws Exception {
+		Path src = TestTrees.sample(tmp.resolve("src"), 10, 300_000);
+		Path zip = tmp.resolve("s.zip");
+		try (ArchiveWriter w = Archives.newWriter(zip, WriteOptions.defaults())) {
+			w.addTree(src, "", TreeFilter.ALL);
+			w.commit();
+		}
+		try (ArchiveReader r = Archives.open(zip)) {
+			Thread.currentThread().interrupt();
+			try {
+				assertThatThrownBy(() -> r.readAllBytes("src/pkg/F3.java", 1 << 20))
+						.isInstanceOf(ArchiveCanceledException.class);
+			} finally {
+				Thread.interrupted();
+			}
+			assertThat(r.readAllBytes("src/pkg/F3.java", 1 << 20))
+					.isEqualTo(Files.readAllBytes(src.resolve("src/pkg/F3.java")));
+			r.extract(tmp.resolve("out"), ExtractOptions.defaults());
+		}
+		TestTrees.assertSameTree(src, tmp.resolve("out"));
+	}
 }

@@ -9,6 +9,7 @@ import java.util.Objects;
 import org.eclipse.jface.dialogs.IDialogConstants;
 import org.eclipse.jface.dialogs.TitleAreaDialog;
 import org.eclipse.jface.layout.GridDataFactory;
+import org.eclipse.jface.layout.GridLayoutFactory;
 import org.eclipse.jface.layout.TableColumnLayout;
 import org.eclipse.jface.viewers.ArrayContentProvider;
 import org.eclipse.jface.viewers.ColumnLabelProvider;
@@ -66,8 +67,11 @@ final class StateSelectionDialog extends TitleAreaDialog {
 		setTitle(NLS.bind(Messages.Dialog_restoreTitle, repositoryName));
 		setMessage(Messages.Dialog_restoreMessage);
 
-		Composite tableParent = new Composite(area, SWT.NONE);
-		GridDataFactory.fillDefaults().grab(true, true).hint(720, 260).indent(8, 8).applyTo(tableParent);
+		Composite content = new Composite(area, SWT.NONE);
+		GridLayoutFactory.swtDefaults().margins(10, 10).applyTo(content);
+		GridDataFactory.fillDefaults().grab(true, true).applyTo(content);
+		Composite tableParent = new Composite(content, SWT.NONE);
+		GridDataFactory.fillDefaults().grab(true, true).hint(720, 240).applyTo(tableParent);
 		TableColumnLayout layout = new TableColumnLayout();
 		tableParent.setLayout(layout);
 		viewer = new TableViewer(tableParent, SWT.SINGLE | SWT.FULL_SELECTION | SWT.BORDER | SWT.V_SCROLL);
@@ -76,8 +80,11 @@ final class StateSelectionDialog extends TitleAreaDialog {
 		table.setLinesVisible(true);
 
 		Map<String, String> messages = messages();
-		column(layout, Messages.View_columnBranches, 20, s -> s.branches().isEmpty() ? Messages.View_detached
-				: String.join(", ", s.branches())); //$NON-NLS-1$
+		String head = headCommit();
+		column(layout, Messages.View_columnBranches, 20, s -> {
+			String branches = s.branches().isEmpty() ? Messages.View_detached : String.join(", ", s.branches()); //$NON-NLS-1$
+			return s.commitId().equals(head) ? NLS.bind(Messages.View_headMarker, branches) : branches;
+		});
 		column(layout, Messages.View_columnCommit, 8, s -> Formats.shortId(s.commitId()));
 		column(layout, Messages.View_columnMessage, 36,
 				s -> Objects.requireNonNullElse(messages.get(s.commitId()), Messages.View_commitMissing));
@@ -92,7 +99,7 @@ final class StateSelectionDialog extends TitleAreaDialog {
 				okPressed();
 			}
 		});
-		StateInfo preselect = headState();
+		StateInfo preselect = states.stream().filter(s -> s.commitId().equals(head)).findFirst().orElse(states.get(0));
 		if (preselect != null) {
 			viewer.setSelection(new StructuredSelection(preselect), true);
 		}
@@ -119,12 +126,12 @@ final class StateSelectionDialog extends TitleAreaDialog {
 		}
 	}
 
-	private StateInfo headState() {
+	/** @return the commit HEAD is at, or null when it cannot be read */
+	private String headCommit() {
 		try {
-			String head = GitInfo.head(gitDir).commitId();
-			return states.stream().filter(s -> s.commitId().equals(head)).findFirst().orElse(states.get(0));
+			return GitInfo.head(gitDir).commitId();
 		} catch (IOException e) {
-			return states.get(0);
+			return null;
 		}
 	}
 

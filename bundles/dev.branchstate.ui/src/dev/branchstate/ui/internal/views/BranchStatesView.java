@@ -275,15 +275,15 @@ public final class BranchStatesView extends ViewPart {
 
 	private void createColumns() {
 		column(Messages.View_columnBranches, 200, SWT.LEFT, this::nameText, this::image);
-		column(Messages.View_columnCommit, 75, SWT.LEFT, row -> Formats.shortId(row.state().commitId()), null);
+		column(Messages.View_columnCommit, 70, SWT.LEFT, row -> Formats.shortId(row.state().commitId()), null);
 		column(Messages.View_columnMessage, 280, SWT.LEFT,
 				row -> row.message() == null ? Messages.View_commitMissing : row.message(), null);
 		column(Messages.View_columnCreated, 145, SWT.LEFT, row -> Formats.dateTime(row.state().created()), null);
 		column(Messages.View_columnLastUsed, 145, SWT.LEFT, row -> Formats.dateTime(row.state().lastUsed()), null);
-		column(Messages.View_columnSize, 80, SWT.RIGHT, row -> Formats.size(row.state().size()), null);
+		column(Messages.View_columnSize, 75, SWT.RIGHT, row -> Formats.size(row.state().size()), null);
 		column(Messages.View_columnRatio, 60, SWT.RIGHT,
 				row -> Formats.ratio(row.state().uncompressedSize(), row.state().size()), null);
-		column(Messages.View_columnContributors, 180, SWT.LEFT, row -> contributors(row.state()), null);
+		column(Messages.View_columnContributors, 190, SWT.LEFT, row -> contributors(row.state()), null);
 	}
 
 	private String nameText(StateRow row) {

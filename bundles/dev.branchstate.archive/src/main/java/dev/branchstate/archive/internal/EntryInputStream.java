@@ -67,7 +67,7 @@ final class EntryInputStream extends InputStream {
 		int n;
 		try {
 			n = zstd != null ? zstd.read(b, off, len) : source.read(b, off, len);
-		} catch (ArchiveException e) {
+		} catch (ArchiveException | dev.branchstate.archive.ArchiveCanceledException e) {
 			throw e;
 		} catch (IOException | RuntimeException e) {
 			throw new ArchiveException("corrupt entry data: " + e.getMessage(), reader.path(), record.name,
@@ -128,7 +128,7 @@ final class EntryInputStream extends InputStream {
 			}
 			int want = (int) Math.min(len, end - position);
 			ByteBuffer buf = ByteBuffer.wrap(b, off, want);
-			int n = reader.channel().read(buf, position);
+			int n = reader.read(buf, position);
 			if (n < 0) {
 				throw new ArchiveException("unexpected end of archive", reader.path(), record.name, position);
 			}

@@ -239,9 +239,11 @@ final class Extractor {
 			smallFiles.add(r);
 		} else {
 			Slot2 slot = takeSlot();
-			submit(r, () -> {
+			submit(r, skip -> {
 				try {
-					extractStreaming(r, rel);
+					if (!skip) {
+						extractStreaming(r, rel);
+					}
 				} finally {
 					giveBack(slot);
 				}
@@ -255,14 +257,14 @@ final class Extractor {
 			executor.execute(() -> {
 				active.incrementAndGet();
 				try {
-					if (failure.get() == null) {
-						if (progress.isCanceled() || options.cancel().getAsBoolean()) {
-							throw new ArchiveCanceledException("extraction canceled: " + archive);
-						}
-						task.run(false);
-					} else {
-						task.run(true);
+					// a task always runs, in skip mode after a failure or cancel, so that it releases its slot
+					// and a chunked entry's last task deletes the temporary file
+					boolean skip = failure.get() != null;
+					if (!skip && (progress.isCanceled() || options.cancel().getAsBoolean())) {
+						failure.compareAndSet(null, new ArchiveCanceledException("extraction canceled: " + archive));
+						skip = true;
 					}
+					task.run(skip);
 				} catch (Throwable t) {
 					failure.compareAndSet(null, wrap(t, r));
 				} finally {
@@ -276,23 +278,12 @@ final class Extractor {
 		}
 	}
 
-	private void submit(EntryRecord r, SimpleTask task) {
-		submit(r, skip -> {
-			if (!skip) {
-				task.run();
-			}
-		});
-	}
 
 	@FunctionalInterface
 	private interface IoTask {
 		void run(boolean skip) throws IOException;
 	}
 
-	@FunctionalInterface
-	private interface SimpleTask {
-		void run() throws IOException;
-	}
 
 	private void awaitTasks() throws IOException {
 		long need = taskCount;
@@ -414,9 +405,11 @@ final class Extractor {
 	private void submitBatch(List<EntryRecord> batch) throws IOException {
 		Slot2 slot = takeSlot();
 		EntryRecord[] recs = batch.toArray(new EntryRecord[0]);
-		submit(recs[0], () -> {
+		submit(recs[0], skip -> {
 			try {
-				extractBatch(recs, slot);
+				if (!skip) {
+					extractBatch(recs, slot);
+				}
 			} finally {
 				giveBack(slot);
 			}

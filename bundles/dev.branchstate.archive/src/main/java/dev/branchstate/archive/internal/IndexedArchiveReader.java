@@ -43,7 +43,7 @@ public final class IndexedArchiveReader implements ArchiveReader {
 	static final int MAX_BUFFER = 1 << 24;
 
 	private final Path path;
-	private final FileChannel channel;
+	private volatile FileChannel channel;
 	private final EntryRecord[] records;
 	private final Map<String, EntryRecord> byName;
 	private final List<ArchiveEntry> entries;
@@ -102,7 +102,34 @@ public final class IndexedArchiveReader implements ArchiveReader {
 		return path;
 	}
 
-	FileChannel channel() {
+	/**
+	 * Positional read on the shared channel. An interrupt of a reading thread makes the JDK close the channel for
+	 * every thread: the interrupted read ends with {@link dev.branchstate.archive.ArchiveCanceledException}, the
+	 * channel is reopened and the other threads retry.
+	 */
+	int read(ByteBuffer b, long position) throws IOException {
+		FileChannel ch = channel;
+		try {
+			return ch.read(b, position);
+		} catch (java.nio.channels.ClosedByInterruptException e) {
+			reopen(ch);
+			Thread.currentThread().interrupt();
+			throw new dev.branchstate.archive.ArchiveCanceledException("read interrupted: " + path);
+		} catch (java.nio.channels.ClosedChannelException e) {
+			if (closed) {
+				throw e;
+			}
+			return reopen(ch).read(b, position);
+		}
+	}
+
+	private synchronized FileChannel reopen(FileChannel broken) throws IOException {
+		if (closed) {
+			throw new ArchiveException("reader is closed", path, null, -1);
+		}
+		if (channel == broken) {
+			channel = FileChannel.open(path, StandardOpenOption.READ);
+		}
 		return channel;
 	}
 
@@ -173,13 +200,13 @@ public final class IndexedArchiveReader implements ArchiveReader {
 		long pos = position;
 		try {
 			while (b.hasRemaining()) {
-				int n = channel.read(b, pos);
+				int n = read(b, pos);
 				if (n < 0) {
 					throw new ArchiveException("unexpected end of archive", path, r == null ? null : r.name, pos);
 				}
 				pos += n;
 			}
-		} catch (ArchiveException e) {
+		} catch (ArchiveException | dev.branchstate.archive.ArchiveCanceledException e) {
 			throw e;
 		} catch (IOException e) {
 			throw new ArchiveException("cannot read archive: " + e, path, r == null ? null : r.name, pos, e);
@@ -231,7 +258,7 @@ public final class IndexedArchiveReader implements ArchiveReader {
 	}
 
 	@Override
-	public void close() {
+	public synchronized void close() {
 		if (closed) {
 			return;
 		}

@@ -71,6 +71,8 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	private final Semaphore slotPermits;
 	private final ConcurrentLinkedQueue<Slot> freeSlots = new ConcurrentLinkedQueue<>();
 	private final Map<Thread, ZstdCompressCtx> contexts = new ConcurrentHashMap<>();
+	/** Sources of chunked files still being read; closed by their last chunk, or by release() after an abort. */
+	private final Set<FileChannel> openSources = ConcurrentHashMap.newKeySet();
 	private final IndexedArchiveReader previous;
 	private final List<EntryRecord> records = new ArrayList<>();
 	private final Set<String> names = new HashSet<>();
@@ -320,6 +322,10 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			c.close();
 		}
 		contexts.clear();
+		for (FileChannel c : openSources) {
+			closeQuietly(c);
+		}
+		openSources.clear();
 		freeSlots.clear();
 		if (previous != null) {
 			previous.close();
@@ -629,6 +635,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		}
 		int n = (int) frames;
 		FileChannel src = FileChannel.open(source, StandardOpenOption.READ);
+		openSources.add(src);
 		Large large = startLarge(r, chunk, n);
 		large.source = src;
 		large.readsLeft.set(n);
@@ -878,6 +885,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			} finally {
 				if (large.readsLeft.decrementAndGet() == 0) {
 					closeQuietly(large.source);
+					openSources.remove(large.source);
 				}
 			}
 			raw.flip();
@@ -982,14 +990,13 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		long from = fromPosition;
 		long to = toPosition;
 		long left = length;
-		FileChannel src = previous.channel();
 		while (left > 0) {
 			buf.clear();
 			if (left < buf.capacity()) {
 				buf.limit((int) left);
 			}
 			while (buf.hasRemaining()) {
-				int n = src.read(buf, from + buf.position());
+				int n = previous.read(buf, from + buf.position());
 				if (n < 0) {
 					throw new ArchiveException("previous archive truncated", previous.path(), r.name, from);
 				}
