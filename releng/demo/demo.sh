@@ -25,7 +25,7 @@ step() { printf '\n== %s\n' "$*"; }
 cd "$root"
 if [ $build = 1 ]; then
 	step "Building the update site and the IDE (tests skipped; ./launch ./mvnw verify runs them)"
-	./mvnw -B -q -DskipTests verify -pl releng/dev.branchstate.target,bundles/dev.branchstate.archive,bundles/dev.branchstate.core,bundles/dev.branchstate.ui,features/dev.branchstate.feature,releng/dev.branchstate.site,releng/dev.branchstate.ide
+	./mvnw -B -q -DskipTests verify
 fi
 site_zip=$(ls releng/dev.branchstate.site/target/dev.branchstate.site-*.zip)
 product=releng/dev.branchstate.ide/target/products/dev.branchstate.ide/linux/gtk/x86_64
@@ -83,6 +83,19 @@ app() { eclipse -data "$ws" -pluginCustomization "$demo/plugin_customization.ini
 app status
 app import "$repo"
 
+expect_build_output() { # version: bin/ must be byte-identical to the class files of that release's jar
+	local expected=$demo/expected-$1
+	rm -rf "$expected" && mkdir -p "$expected"
+	unzip -q -o "$demo/jars/commons-lang3-$1.jar" -d "$expected" -x 'META-INF/*'
+	if diff -r -q "$expected" "$repo/bin" >/dev/null; then
+		echo "bin/ is byte-identical to the $1 build output ($(find "$repo/bin" -type f | wc -l) files)"
+	else
+		echo "demo: bin/ differs from the $1 build output:" >&2
+		diff -r -q "$expected" "$repo/bin" | head >&2
+		exit 1
+	fi
+}
+
 step "On release-3.17: save its state"
 app save "$repo"
 
@@ -96,29 +109,12 @@ app list "$repo"
 step "Back to release-3.17 (terminal checkout): restore instead of rebuilding"
 git -C "$repo" checkout -q release-3.17
 app restore "$repo"
-expected=$demo/expected-3.17
-rm -rf "$expected" && mkdir -p "$expected"
-unzip -q -o "$demo/jars/commons-lang3-3.17.0.jar" -d "$expected" -x 'META-INF/*'
-if diff -r -q "$expected" "$repo/bin" >/dev/null; then
-	echo "bin/ is byte-identical to the 3.17.0 build output ($(find "$repo/bin" -type f | wc -l) files)"
-else
-	echo "demo: bin/ differs from the 3.17.0 build output after the restore:" >&2
-	diff -r -q "$expected" "$repo/bin" | head >&2
-	exit 1
-fi
+expect_build_output 3.17.0
 git -C "$repo" diff --quiet HEAD && echo "Git-tracked files untouched (git diff is empty)"
 
-step "In-IDE checkout (JGit) of release-3.18: the switch protocol saves nothing new and restores release-3.18"
+step "In-IDE checkout (JGit) of release-3.18: the switch protocol saves release-3.17 on the way and restores release-3.18"
 app switch "$repo" release-3.18
-rm -rf "$expected" && mkdir -p "$expected"
-unzip -q -o "$demo/jars/commons-lang3-3.18.0.jar" -d "$expected" -x 'META-INF/*'
-if diff -r -q "$expected" "$repo/bin" >/dev/null; then
-	echo "bin/ is byte-identical to the 3.18.0 build output ($(find "$repo/bin" -type f | wc -l) files)"
-else
-	echo "demo: bin/ differs from the 3.18.0 build output after the switch:" >&2
-	diff -r -q "$expected" "$repo/bin" | head >&2
-	exit 1
-fi
+expect_build_output 3.18.0
 git -C "$repo" diff --quiet HEAD && echo "Git-tracked files untouched (git diff is empty)"
 app verify "$repo"
 
