@@ -2,15 +2,14 @@ package dev.branchstate.javaindex.internal;
 
 import org.eclipse.emf.ecore.EAttribute;
 import org.eclipse.emf.ecore.EClass;
-import org.eclipse.emf.ecore.EDataType;
 import org.eclipse.emf.ecore.EEnum;
 import org.eclipse.emf.ecore.EEnumLiteral;
 import org.eclipse.emf.ecore.EPackage;
 import org.eclipse.emf.ecore.EReference;
-import org.eclipse.emf.ecore.EStructuralFeature;
 import org.eclipse.emf.ecore.EcoreFactory;
 import org.eclipse.emf.ecore.EcorePackage;
 
+import dev.branchstate.core.emf.DynamicModels;
 import dev.branchstate.javaindex.Declaration;
 
 /**
@@ -65,60 +64,31 @@ public final class IndexModel {
 		}
 		PACKAGE.getEClassifiers().add(KIND);
 
-		UNIT = eClass(f, "CompilationUnit"); //$NON-NLS-1$
-		TYPE = eClass(f, "Type"); //$NON-NLS-1$
-		MEMBER = eClass(f, "Member"); //$NON-NLS-1$
+		UNIT = DynamicModels.eClass(PACKAGE, "CompilationUnit"); //$NON-NLS-1$
+		TYPE = DynamicModels.eClass(PACKAGE, "Type"); //$NON-NLS-1$
+		MEMBER = DynamicModels.eClass(PACKAGE, "Member"); //$NON-NLS-1$
 
-		UNIT_PATH = attribute(f, UNIT, "path", e.getEString(), false); //$NON-NLS-1$
-		UNIT_HASH = attribute(f, UNIT, "hash", e.getEString(), false); //$NON-NLS-1$
-		UNIT_PACKAGE = attribute(f, UNIT, "package", e.getEString(), false); //$NON-NLS-1$
-		UNIT_IMPORTS = attribute(f, UNIT, "imports", e.getEString(), true); //$NON-NLS-1$
-		UNIT_REFERENCES = attribute(f, UNIT, "references", e.getEString(), true); //$NON-NLS-1$
-		UNIT_TYPES = containment(f, UNIT, "types", TYPE); //$NON-NLS-1$
+		UNIT_PATH = DynamicModels.attribute(UNIT, "path", e.getEString(), false); //$NON-NLS-1$
+		UNIT_HASH = DynamicModels.attribute(UNIT, "hash", e.getEString(), false); //$NON-NLS-1$
+		UNIT_PACKAGE = DynamicModels.attribute(UNIT, "package", e.getEString(), false); //$NON-NLS-1$
+		UNIT_IMPORTS = DynamicModels.attribute(UNIT, "imports", e.getEString(), true); //$NON-NLS-1$
+		UNIT_REFERENCES = DynamicModels.attribute(UNIT, "references", e.getEString(), true); //$NON-NLS-1$
+		UNIT_TYPES = DynamicModels.containment(UNIT, "types", TYPE); //$NON-NLS-1$
 
-		TYPE_NAME = attribute(f, TYPE, "name", e.getEString(), false); //$NON-NLS-1$
-		TYPE_KIND = attribute(f, TYPE, "kind", KIND, false); //$NON-NLS-1$
-		TYPE_MODIFIERS = attribute(f, TYPE, "modifiers", e.getEInt(), false); //$NON-NLS-1$
-		TYPE_SUPERTYPES = attribute(f, TYPE, "supertypes", e.getEString(), true); //$NON-NLS-1$
-		TYPE_MEMBERS = containment(f, TYPE, "members", MEMBER); //$NON-NLS-1$
-		TYPE_TYPES = containment(f, TYPE, "types", TYPE); //$NON-NLS-1$
+		TYPE_NAME = DynamicModels.attribute(TYPE, "name", e.getEString(), false); //$NON-NLS-1$
+		TYPE_KIND = DynamicModels.attribute(TYPE, "kind", KIND, false); //$NON-NLS-1$
+		TYPE_MODIFIERS = DynamicModels.attribute(TYPE, "modifiers", e.getEInt(), false); //$NON-NLS-1$
+		TYPE_SUPERTYPES = DynamicModels.attribute(TYPE, "supertypes", e.getEString(), true); //$NON-NLS-1$
+		TYPE_MEMBERS = DynamicModels.containment(TYPE, "members", MEMBER); //$NON-NLS-1$
+		TYPE_TYPES = DynamicModels.containment(TYPE, "types", TYPE); //$NON-NLS-1$
 
-		MEMBER_NAME = attribute(f, MEMBER, "name", e.getEString(), false); //$NON-NLS-1$
-		MEMBER_KIND = attribute(f, MEMBER, "kind", KIND, false); //$NON-NLS-1$
-		MEMBER_MODIFIERS = attribute(f, MEMBER, "modifiers", e.getEInt(), false); //$NON-NLS-1$
-		MEMBER_SIGNATURE = attribute(f, MEMBER, "signature", e.getEString(), false); //$NON-NLS-1$
+		MEMBER_NAME = DynamicModels.attribute(MEMBER, "name", e.getEString(), false); //$NON-NLS-1$
+		MEMBER_KIND = DynamicModels.attribute(MEMBER, "kind", KIND, false); //$NON-NLS-1$
+		MEMBER_MODIFIERS = DynamicModels.attribute(MEMBER, "modifiers", e.getEInt(), false); //$NON-NLS-1$
+		MEMBER_SIGNATURE = DynamicModels.attribute(MEMBER, "signature", e.getEString(), false); //$NON-NLS-1$
 	}
 
 	private IndexModel() {
-	}
-
-	private static EClass eClass(EcoreFactory f, String name) {
-		EClass c = f.createEClass();
-		c.setName(name);
-		PACKAGE.getEClassifiers().add(c);
-		return c;
-	}
-
-	private static EAttribute attribute(EcoreFactory f, EClass owner, String name, EDataType type, boolean many) {
-		EAttribute a = f.createEAttribute();
-		a.setName(name);
-		a.setEType(type);
-		if (many) {
-			a.setUpperBound(EStructuralFeature.UNBOUNDED_MULTIPLICITY);
-			a.setUnique(false);
-		}
-		owner.getEStructuralFeatures().add(a);
-		return a;
-	}
-
-	private static EReference containment(EcoreFactory f, EClass owner, String name, EClass type) {
-		EReference r = f.createEReference();
-		r.setName(name);
-		r.setEType(type);
-		r.setContainment(true);
-		r.setUpperBound(EStructuralFeature.UNBOUNDED_MULTIPLICITY);
-		owner.getEStructuralFeatures().add(r);
-		return r;
 	}
 
 	/** @return the literal of the model's enum for a kind */

@@ -2,11 +2,12 @@ package dev.branchstate.core.internal.store;
 
 import org.eclipse.emf.ecore.EAttribute;
 import org.eclipse.emf.ecore.EClass;
-import org.eclipse.emf.ecore.EDataType;
 import org.eclipse.emf.ecore.EPackage;
 import org.eclipse.emf.ecore.EReference;
 import org.eclipse.emf.ecore.EcoreFactory;
 import org.eclipse.emf.ecore.EcorePackage;
+
+import dev.branchstate.core.emf.DynamicModels;
 
 /**
  * The EMF model of the state catalog, built in code with {@link EcoreFactory} (no generated code):
@@ -50,57 +51,30 @@ public final class CatalogPackage {
 		PACKAGE.setNsPrefix("bscatalog"); //$NON-NLS-1$
 		PACKAGE.setNsURI(NS_URI);
 
-		CONTRIBUTOR = eClass(f, "Contributor"); //$NON-NLS-1$
-		CONTRIBUTOR_ID = attribute(f, CONTRIBUTOR, "id", e.getEString(), false); //$NON-NLS-1$
-		CONTRIBUTOR_VERSION = attribute(f, CONTRIBUTOR, "version", e.getEInt(), false); //$NON-NLS-1$
+		CONTRIBUTOR = DynamicModels.eClass(PACKAGE, "Contributor"); //$NON-NLS-1$
+		CONTRIBUTOR_ID = DynamicModels.attribute(CONTRIBUTOR, "id", e.getEString(), false); //$NON-NLS-1$
+		CONTRIBUTOR_VERSION = DynamicModels.attribute(CONTRIBUTOR, "version", e.getEInt(), false); //$NON-NLS-1$
 
-		STATE = eClass(f, "State"); //$NON-NLS-1$
-		STATE_GIT_DIR = attribute(f, STATE, "gitDir", e.getEString(), false); //$NON-NLS-1$
-		STATE_COMMIT_ID = attribute(f, STATE, "commitId", e.getEString(), false); //$NON-NLS-1$
-		STATE_ARCHIVE = attribute(f, STATE, "archive", e.getEString(), false); //$NON-NLS-1$
-		STATE_BRANCHES = attribute(f, STATE, "branches", e.getEString(), true); //$NON-NLS-1$
-		STATE_DIRTY_PATHS = attribute(f, STATE, "dirtyPaths", e.getEString(), true); //$NON-NLS-1$
-		STATE_PROJECTS = attribute(f, STATE, "projects", e.getEString(), true); //$NON-NLS-1$
-		STATE_CREATED = attribute(f, STATE, "created", e.getELong(), false); //$NON-NLS-1$
-		STATE_LAST_USED = attribute(f, STATE, "lastUsed", e.getELong(), false); //$NON-NLS-1$
-		STATE_SIZE = attribute(f, STATE, "size", e.getELong(), false); //$NON-NLS-1$
-		STATE_UNCOMPRESSED_SIZE = attribute(f, STATE, "uncompressedSize", e.getELong(), false); //$NON-NLS-1$
-		STATE_CONTRIBUTORS = containment(f, STATE, "contributors", CONTRIBUTOR); //$NON-NLS-1$
+		STATE = DynamicModels.eClass(PACKAGE, "State"); //$NON-NLS-1$
+		STATE_GIT_DIR = DynamicModels.attribute(STATE, "gitDir", e.getEString(), false); //$NON-NLS-1$
+		STATE_COMMIT_ID = DynamicModels.attribute(STATE, "commitId", e.getEString(), false); //$NON-NLS-1$
+		STATE_ARCHIVE = DynamicModels.attribute(STATE, "archive", e.getEString(), false); //$NON-NLS-1$
+		STATE_BRANCHES = DynamicModels.attribute(STATE, "branches", e.getEString(), true); //$NON-NLS-1$
+		STATE_DIRTY_PATHS = DynamicModels.attribute(STATE, "dirtyPaths", e.getEString(), true); //$NON-NLS-1$
+		STATE_PROJECTS = DynamicModels.attribute(STATE, "projects", e.getEString(), true); //$NON-NLS-1$
+		STATE_CREATED = DynamicModels.attribute(STATE, "created", e.getELong(), false); //$NON-NLS-1$
+		STATE_LAST_USED = DynamicModels.attribute(STATE, "lastUsed", e.getELong(), false); //$NON-NLS-1$
+		STATE_SIZE = DynamicModels.attribute(STATE, "size", e.getELong(), false); //$NON-NLS-1$
+		STATE_UNCOMPRESSED_SIZE = DynamicModels.attribute(STATE, "uncompressedSize", e.getELong(), false); //$NON-NLS-1$
+		STATE_CONTRIBUTORS = DynamicModels.containment(STATE, "contributors", CONTRIBUTOR); //$NON-NLS-1$
 
-		CATALOG = eClass(f, "Catalog"); //$NON-NLS-1$
-		CATALOG_VERSION = attribute(f, CATALOG, "version", e.getEInt(), false); //$NON-NLS-1$
-		CATALOG_STATES = containment(f, CATALOG, "states", STATE); //$NON-NLS-1$
+		CATALOG = DynamicModels.eClass(PACKAGE, "Catalog"); //$NON-NLS-1$
+		CATALOG_VERSION = DynamicModels.attribute(CATALOG, "version", e.getEInt(), false); //$NON-NLS-1$
+		CATALOG_STATES = DynamicModels.containment(CATALOG, "states", STATE); //$NON-NLS-1$
 
 		EPackage.Registry.INSTANCE.put(NS_URI, PACKAGE);
 	}
 
 	private CatalogPackage() {
-	}
-
-	private static EClass eClass(EcoreFactory f, String name) {
-		EClass c = f.createEClass();
-		c.setName(name);
-		PACKAGE.getEClassifiers().add(c);
-		return c;
-	}
-
-	private static EAttribute attribute(EcoreFactory f, EClass owner, String name, EDataType type, boolean many) {
-		EAttribute a = f.createEAttribute();
-		a.setName(name);
-		a.setEType(type);
-		a.setUpperBound(many ? -1 : 1);
-		a.setUnique(false);
-		owner.getEStructuralFeatures().add(a);
-		return a;
-	}
-
-	private static EReference containment(EcoreFactory f, EClass owner, String name, EClass type) {
-		EReference r = f.createEReference();
-		r.setName(name);
-		r.setEType(type);
-		r.setContainment(true);
-		r.setUpperBound(-1);
-		owner.getEStructuralFeatures().add(r);
-		return r;
 	}
 }
