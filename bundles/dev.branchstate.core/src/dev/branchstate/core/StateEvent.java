@@ -6,7 +6,8 @@ import java.time.Duration;
 import org.eclipse.core.runtime.IStatus;
 
 /**
- * Something that happened to a state: saved, restored, skipped (with the reason) or failed (with the status).
+ * Something that happened to a state: saved, restored, skipped (with the reason), failed (with the status) or
+ * deleted (by the user, or by the store: retired or evicted).
  *
  * @param kind      what happened
  * @param gitDir    the repository
@@ -25,6 +26,11 @@ public record StateEvent(Kind kind, File gitDir, String commitId, String branch,
 		long files, long bytes, long rebuilt, Duration duration) {
 
 	public enum Kind {
-		SAVED, RESTORED, SKIPPED, FAILED
+		SAVED, RESTORED, SKIPPED, FAILED,
+		/**
+		 * A stored state is gone: deleted by the user, retired by a newer state of its branch, or evicted by the disk
+		 * budget ({@link StateEvent#message()} says which). Status OK; no figures.
+		 */
+		DELETED
 	}
 }

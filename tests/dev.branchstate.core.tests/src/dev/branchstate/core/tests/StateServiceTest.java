@@ -267,12 +267,25 @@ class StateServiceTest {
 		assertThat(states.stream().mapToLong(StateInfo::size).sum()).isLessThanOrEqualTo(1 << 20);
 		assertThat(states).hasSize(2).extracting(StateInfo::commitId).contains(commits.get(3));
 		assertThat(evictedAfterThird).containsExactly(commits.get(1));
+		// the view and the notices learn of every eviction
+		List<String> gone = new ArrayList<>(commits);
+		gone.removeAll(states.stream().map(StateInfo::commitId).toList());
+		assertThat(f.events(StateEvent.Kind.DELETED)).extracting(StateEvent::commitId)
+				.containsExactlyInAnyOrderElementsOf(gone);
+		assertThat(f.events(StateEvent.Kind.DELETED)).allMatch(e -> e.message().contains("disk budget"));
 
 		// a state larger than the whole budget is still kept when it is the one just saved
 		f.output(Map.of("huge.class", Fixtures.random(1_500_000, 42)));
 		StateInfo huge = f.service.save(f.gitDir(), null);
 		assertThat(f.service.states(f.gitDir())).extracting(StateInfo::commitId).containsExactly(huge.commitId());
 		assertThat(huge.archive()).isRegularFile();
+
+		// deleted by the user: archive gone, catalog empty, one event saying so
+		f.service.delete(huge);
+		assertThat(f.service.states(f.gitDir())).isEmpty();
+		assertThat(huge.archive()).doesNotExist();
+		assertThat(f.events(StateEvent.Kind.DELETED)).filteredOn(e -> e.commitId().equals(huge.commitId()))
+				.singleElement().satisfies(e -> assertThat(e.message()).startsWith("Deleted the state"));
 	}
 
 	@Test

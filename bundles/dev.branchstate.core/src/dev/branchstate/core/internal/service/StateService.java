@@ -196,7 +196,9 @@ public final class StateService implements IStateService {
 	@Override
 	public void delete(StateInfo state) throws CoreException {
 		try {
-			store().remove(List.of(state));
+			for (StateInfo removed : store().remove(List.of(state))) {
+				fireDeleted(removed, Messages.Service_deleted);
+			}
 		} catch (IOException e) {
 			throw new CoreException(Status.error(
 					NLS.bind(Messages.Service_deleteFailed, state.gitDir(), state.commitId()), e));
@@ -211,6 +213,14 @@ public final class StateService implements IStateService {
 	@Override
 	public void removeStateListener(IStateListener listener) {
 		listeners.remove(listener);
+	}
+
+	/** Tells the listeners that a state is gone; {@code message} binds the repository and the short commit id. */
+	private void fireDeleted(StateInfo state, String message) {
+		String text = NLS.bind(message, state.gitDir(), shortId(state.commitId()));
+		String branch = state.branches().isEmpty() ? null : state.branches().get(0);
+		fire(new StateEvent(StateEvent.Kind.DELETED, state.gitDir(), state.commitId(), branch, text,
+				Status.OK_STATUS, 0, 0, 0, Duration.ZERO));
 	}
 
 	private void fire(StateEvent event) {
@@ -277,6 +287,8 @@ public final class StateService implements IStateService {
 			fire(new StateEvent(StateEvent.Kind.SAVED, dir, commit, branch, message,
 					problems.isOK() ? Status.OK_STATUS : problems, written.files(), info.uncompressedSize(), 0,
 					elapsed(start)));
+			added.retired().forEach(state -> fireDeleted(state, Messages.Service_retired));
+			added.evicted().forEach(state -> fireDeleted(state, Messages.Service_evicted));
 			return added.added();
 		} catch (OperationCanceledException e) {
 			String message = NLS.bind(Messages.Service_saveCanceled, dir);
