@@ -4,18 +4,19 @@ import static dev.branchstate.ui.tests.UiTestSupport.waitUntil;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.File;
+import java.nio.file.Files;
 import java.nio.file.Path;
-import java.text.NumberFormat;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.runtime.IStatus;
 import org.eclipse.core.runtime.MultiStatus;
+import org.eclipse.core.runtime.NullProgressMonitor;
 import org.eclipse.core.runtime.Status;
 import org.eclipse.jface.viewers.StructuredSelection;
 import org.eclipse.jgit.api.Git;
@@ -28,7 +29,9 @@ import org.eclipse.swt.widgets.Menu;
 import org.eclipse.swt.widgets.MenuItem;
 import org.eclipse.swt.widgets.Shell;
 import org.eclipse.swt.widgets.TreeItem;
+import org.eclipse.ui.IViewPart;
 import org.eclipse.ui.IWorkbenchPage;
+import org.eclipse.ui.PartInitException;
 import org.eclipse.ui.PlatformUI;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -38,18 +41,23 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.branchstate.core.IStateListener;
+import dev.branchstate.core.IStateService;
 import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateInfo;
 import dev.branchstate.ui.BranchstateUI;
+import dev.branchstate.ui.internal.Formats;
 import dev.branchstate.ui.internal.Notices;
 import dev.branchstate.ui.internal.views.BranchStatesView;
 import dev.branchstate.ui.internal.views.RepositoryNode;
 import dev.branchstate.ui.internal.views.StateRow;
 
 /**
- * The Branch States view against a state service whose states and events the test controls (a real Git repository
- * and workspace project; an in-memory catalog): it lists the states with their commit messages, marks the one at
- * HEAD, and follows a branch switch and a failure as the events arrive.
+ * The Branch States view against the real core service: a real Git repository (JGit) imported as a project whose
+ * {@code bin} folder is derived data (the Derived Folders preference), states saved by the service on three branches
+ * into a store folder of the test's own. The view lists the states with their commit messages and real sizes, marks
+ * the one at HEAD, follows a real restore, and a failure and a partial restore told through the service's
+ * {@link IStateService#fireEvent(StateEvent)} (the service does not fail on demand).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class BranchStatesViewTest {
@@ -59,25 +67,30 @@ class BranchStatesViewTest {
 	@TempDir
 	Path tmp;
 
-	private FakeStateService fake;
+	private final List<StateEvent> events = new CopyOnWriteArrayList<>();
+	private final IStateListener listener = events::add;
+	private IStateService service;
 	private Git git;
 	private IProject project;
 	private File gitDir;
 
 	@BeforeEach
 	void setUp() throws Exception {
+		service = UiTestSupport.realService();
+		UiTestSupport.useStore(tmp.resolve("store"));
+		service.addStateListener(listener);
 		git = UiTestSupport.initRepository(tmp.resolve("demo-app"));
-		gitDir = git.getRepository().getDirectory();
 		project = UiTestSupport.importProject("demo-app", git.getRepository().getWorkTree());
-		fake = new FakeStateService();
-		fake.addRepository(gitDir);
-		fake.register();
+		UiTestSupport.saveBinManually(project);
+		gitDir = service.repositoryOf(project).orElseThrow(() -> new AssertionError("repositoryOf(demo-app)"));
 	}
 
 	@AfterEach
 	void tearDown() throws Exception {
-		fake.close(); // the view stays open: closing it would take it out of the perspective for the next tests
+		service.removeStateListener(listener);
+		// the view stays open: closing it would take it out of the perspective for the next tests
 		UiTestSupport.delete(project);
+		UiTestSupport.useStore(null);
 		git.close();
 	}
 
@@ -93,60 +106,80 @@ class BranchStatesViewTest {
 	@Test
 	void listsStatesMarksHeadAndFollowsEvents() throws Exception {
 		String mainCommit = head();
+		git.checkout().setCreateBranch(true).setName("release/1.0").call();
 		UiTestSupport.commit(git, "src/Release.java", "class Release {}\n", "Release 1.0: freeze the API");
 		String releaseCommit = head();
-		git.branchCreate().setName("release/1.0").call();
-		git.reset().setMode(org.eclipse.jgit.api.ResetCommand.ResetType.HARD).setRef(mainCommit).call();
-		git.branchCreate().setName("feature-x").call();
-		git.checkout().setName("feature-x").call();
+		git.checkout().setName("main").call();
+		git.checkout().setCreateBranch(true).setName("feature-x").call();
 		UiTestSupport.commit(git, "src/Parser.java", "class Parser {}\n", "Feature X: incremental parser");
 		String featureCommit = head();
+
+		// a build and Save State on each branch, main last
+		git.checkout().setName("release/1.0").call();
+		UiTestSupport.settle(events);
+		StateInfo release = saveWithBin(Map.of("Main.class", "Main 1.0", "Release.class", "Release 1.0"));
+		git.checkout().setName("feature-x").call();
+		UiTestSupport.settle(events);
+		StateInfo feature = saveWithBin(Map.of("Main.class", "Main x", "Parser.class", "Parser x"));
 		git.checkout().setName("main").call();
+		UiTestSupport.settle(events);
+		StateInfo main = saveWithBin(Map.of("Main.class", "Main main"));
+		UiTestSupport.settle(events);
 
-		Instant now = Instant.now();
-		fake.add(state(releaseCommit, List.of("release/1.0"), now.minus(Duration.ofDays(6)), now.minus(Duration.ofDays(2)),
-				412_000_000L, 1_730_000_000L));
-		fake.add(state(mainCommit, List.of("main"), now.minus(Duration.ofHours(5)), now.minus(Duration.ofMinutes(40)),
-				388_500_000L, 1_654_000_000L));
-
-		IWorkbenchPage page = PlatformUI.getWorkbench().getActiveWorkbenchWindow().getActivePage();
-		BranchStatesView view = (BranchStatesView) page.showView(BranchstateUI.VIEW_ID);
-		waitUntil("the view lists the two states of demo-app", WAIT,
-				() -> repository(view) != null && repository(view).states().size() == 2 && showsFake(view));
+		BranchStatesView view = openFreshView();
+		waitUntil("the view lists the three states of demo-app", WAIT,
+				() -> repository(view) != null && repository(view).states().size() == 3 && showsThisTest(view));
 
 		RepositoryNode repository = repository(view);
 		assertThat(repository.name()).isEqualTo("demo-app");
-		assertThat(repository.states()).extracting(r -> r.state().commitId()).containsExactly(mainCommit, releaseCommit);
-		assertThat(repository.states()).extracting(StateRow::message)
-				.containsExactly("Initial commit: README and Main", "Release 1.0: freeze the API");
-		assertThat(repository.states()).extracting(StateRow::head).containsExactly(true, false);
-		assertThat(cellTexts(view, mainCommit)).contains("main  \u2190 HEAD", mainCommit.substring(0, 7),
-				"Initial commit: README and Main", "4.3\u00d7", "markers v1, resources v1");
-		assertThat(view.bannerText()).contains("2 states of 1 repositories");
+		assertThat(repository.states()).extracting(r -> r.state().commitId()).containsExactly(mainCommit,
+				featureCommit, releaseCommit);
+		assertThat(repository.states()).extracting(StateRow::message).containsExactly(
+				"Initial commit: README and Main", "Feature X: incremental parser", "Release 1.0: freeze the API");
+		assertThat(repository.states()).extracting(StateRow::head).containsExactly(true, false, false);
+		long mainSize = Files.size(main.archive());
+		assertThat(main.size()).as("the size the catalog gives is the archive's").isEqualTo(mainSize);
+		List<String> mainCells = cellTexts(view, mainCommit);
+		assertThat(mainCells).contains("main  \u2190 HEAD", mainCommit.substring(0, 7),
+				"Initial commit: README and Main", Formats.size(mainSize),
+				Formats.ratio(main.uncompressedSize(), mainSize));
+		assertThat(mainCells.get(mainCells.size() - 1)).as("contributors column").matches("derived v\\d+, markers v\\d+");
+		assertThat(cellTexts(view, releaseCommit)).contains("release/1.0", Formats.size(Files.size(release.archive())));
+		long onDisk = Files.size(main.archive()) + Files.size(feature.archive()) + Files.size(release.archive());
+		assertThat(view.bannerText()).isEqualTo("3 states of 1 repositories, " + Formats.size(onDisk) + " on disk");
 
-		// a branch switch: HEAD moves to feature-x, the service restores its state and says so
+		// a branch switch: HEAD moves to feature-x, its output is cleaned, the service restores its state and says so
 		git.checkout().setName("feature-x").call();
-		fake.add(state(featureCommit, List.of("feature-x"), now.minus(Duration.ofDays(1)), now, 401_200_000L,
-				1_702_000_000L));
-		fake.fire(new StateEvent(StateEvent.Kind.RESTORED, gitDir, featureCommit, "feature-x", "restored",
-				Status.OK_STATUS, 28_114, 1_702_000_000L, 14, Duration.ofMillis(1200)));
-
-		String restored = "Restored 'feature-x': " + NumberFormat.getIntegerInstance().format(28_114) + " files in "
-				+ String.format("%.1f", 1.2) + " s; 14 changed files rebuilt";
+		UiTestSupport.settle(events);
+		project.getFolder("bin").delete(true, null);
+		service.restore(gitDir, featureCommit, new NullProgressMonitor());
+		assertThat(UiTestSupport.read(project.getFile("bin/Parser.class"))).as("feature-x's output is back")
+				.isEqualTo("Parser x");
+		StateEvent restoredEvent = events.stream().filter(e -> e.kind() == StateEvent.Kind.RESTORED).findFirst()
+				.orElseThrow();
+		assertThat(restoredEvent.files()).as("files restored").isGreaterThanOrEqualTo(2);
+		String restored = "Restored 'feature-x': " + Formats.count(restoredEvent.files()) + " files in "
+				+ Formats.duration(restoredEvent.duration())
+				+ (restoredEvent.rebuilt() == 0 ? "; nothing to rebuild"
+						: "; " + Formats.count(restoredEvent.rebuilt()) + " changed file"
+								+ (restoredEvent.rebuilt() == 1 ? "" : "s") + " rebuilt");
 		waitUntil("the view shows the restored state of feature-x at HEAD", WAIT,
-				() -> repository(view).states().size() == 3 && repository(view).states().get(0).head());
-		assertThat(repository(view).states()).extracting(StateRow::head).containsExactly(true, false, false);
-		assertThat(repository(view).states().get(0).message()).isEqualTo("Feature X: incremental parser");
-		assertThat(view.bannerText()).isEqualTo(restored);
+				() -> repository(view).states().size() == 3 && repository(view).states().stream()
+						.anyMatch(r -> r.head() && r.state().commitId().equals(featureCommit)));
+		assertThat(repository(view).states()).filteredOn(StateRow::head).extracting(r -> r.state().commitId())
+				.containsExactly(featureCommit);
+		assertThat(repository(view).states().stream().filter(StateRow::head).findFirst().orElseThrow().message())
+				.isEqualTo("Feature X: incremental parser");
+		waitUntil("the view says what was restored", WAIT, () -> view.bannerText().equals(restored));
 		waitUntil("a notice tells the user what was restored", WAIT,
 				() -> Notices.shown().stream().anyMatch(n -> n.text().equals(restored) && !n.warning()));
 
 		screenshot(view, mainCommit, "branch-states-view");
 
-		// a failed switch: the view and a notice say why Eclipse rebuilds instead
+		// a failed switch, told through the service: the view and a notice say why Eclipse rebuilds instead
 		String failure = "The switch of demo-app from feature-x to main failed; builders rebuild what changed. "
 				+ "The state archive of main is corrupt (entry bin/Main.class, offset 4096).";
-		fake.fire(new StateEvent(StateEvent.Kind.FAILED, gitDir, mainCommit, "main", failure,
+		service.fireEvent(new StateEvent(StateEvent.Kind.FAILED, gitDir, mainCommit, "main", failure,
 				new Status(IStatus.ERROR, "dev.branchstate.core", failure), 0, 0, 0, Duration.ofMillis(80)));
 		waitUntil("the view tells why no state was restored", WAIT, () -> view.bannerText().startsWith(failure));
 		assertThat(view.bannerText()).endsWith("Details are in the Error Log.");
@@ -156,22 +189,22 @@ class BranchStatesViewTest {
 		// a restore that left one contributor's data to the builders says which
 		MultiStatus partial = new MultiStatus("dev.branchstate.core", 0, "partly restored");
 		partial.add(Status.warning("Contributor 'Problem markers' failed on project demo-app: disk full"));
-		fake.fire(new StateEvent(StateEvent.Kind.RESTORED, gitDir, featureCommit, "feature-x", "restored", partial,
-				120, 4096, 0, Duration.ofMillis(300)));
-		waitUntil("a warning notice names the failed contributor", WAIT, () -> Notices.shown().stream()
-				.anyMatch(n -> n.warning() && n.text().startsWith("Restored 'feature-x': 120 files in 300 ms; nothing to rebuild")
-						&& n.text().endsWith("left to the builders: Contributor 'Problem markers' failed on project demo-app: disk full")));
+		service.fireEvent(new StateEvent(StateEvent.Kind.RESTORED, gitDir, featureCommit, "feature-x", "restored",
+				partial, 120, 4096, 0, Duration.ofMillis(300)));
+		String partialText = "Restored 'feature-x': 120 files in 300 ms; nothing to rebuild Some derived data was left "
+				+ "to the builders: Contributor 'Problem markers' failed on project demo-app: disk full";
+		waitUntil("the view names the failed contributor", WAIT, () -> view.bannerText().equals(partialText));
+		waitUntil("a warning notice names the failed contributor", WAIT,
+				() -> Notices.shown().stream().anyMatch(n -> n.warning() && n.text().equals(partialText)));
 	}
 
 	@Test
 	void contextMenuCopiesTheArchivePathAndDeletesAfterConfirmation() throws Exception {
-		String mainCommit = head();
-		StateInfo state = state(mainCommit, List.of("main"), Instant.now(), Instant.now(), 1_000_000L, 3_000_000L);
-		fake.add(state);
-		BranchStatesView view = (BranchStatesView) PlatformUI.getWorkbench().getActiveWorkbenchWindow().getActivePage()
-				.showView(BranchstateUI.VIEW_ID);
+		StateInfo state = saveWithBin(Map.of("Main.class", "Main main"));
+		assertThat(state.archive()).exists();
+		BranchStatesView view = openView();
 		waitUntil("the view lists the state", WAIT,
-				() -> repository(view) != null && repository(view).states().size() == 1 && showsFake(view));
+				() -> repository(view) != null && repository(view).states().size() == 1 && showsThisTest(view));
 		view.viewer().setSelection(new StructuredSelection(repository(view).states().get(0)), true);
 		Menu menu = view.viewer().getControl().getMenu();
 		assertThat(UiTestSupport.shown(menu)).containsSubsequence("Restore", "Copy Archive Path",
@@ -191,7 +224,8 @@ class BranchStatesViewTest {
 		click(menu, "Delete"); // returns when the question is answered
 		waitUntil("the state deleted and the view updated", WAIT, () -> repository(view).states().isEmpty());
 		assertThat(confirmed.get()).isEqualTo("Delete States");
-		assertThat(fake.service().allStates()).isEmpty();
+		assertThat(state.archive()).as("the state archive").doesNotExist();
+		assertThat(service.states(gitDir)).isEmpty();
 	}
 
 	private static void click(Menu menu, String label) {
@@ -204,14 +238,11 @@ class BranchStatesViewTest {
 
 	@Test
 	void deletingAStateThroughTheServiceIsShownAfterRefresh() throws Exception {
-		String mainCommit = head();
-		StateInfo state = state(mainCommit, List.of("main"), Instant.now(), Instant.now(), 1_000_000L, 3_000_000L);
-		fake.add(state);
-		BranchStatesView view = (BranchStatesView) PlatformUI.getWorkbench().getActiveWorkbenchWindow().getActivePage()
-				.showView(BranchstateUI.VIEW_ID);
+		StateInfo state = saveWithBin(Map.of("Main.class", "Main main"));
+		BranchStatesView view = openView();
 		waitUntil("the view lists the state", WAIT,
-				() -> repository(view) != null && repository(view).states().size() == 1 && showsFake(view));
-		fake.service().delete(state);
+				() -> repository(view) != null && repository(view).states().size() == 1 && showsThisTest(view));
+		service.delete(state);
 		view.scheduleLoad();
 		waitUntil("the view lists no state", WAIT, () -> repository(view).states().isEmpty());
 		assertThat(view.viewer().getTree().getItem(0).getText(2)).isEqualTo("HEAD on main; no state saved yet");
@@ -247,7 +278,7 @@ class BranchStatesViewTest {
 	}
 
 	/** @return whether the view shows this test's states (it stays open between tests, and may still be loading) */
-	private boolean showsFake(BranchStatesView view) {
+	private boolean showsThisTest(BranchStatesView view) {
 		return repository(view).states().stream().allMatch(r -> r.state().archive().startsWith(tmp));
 	}
 
@@ -260,10 +291,25 @@ class BranchStatesViewTest {
 		return id.name();
 	}
 
-	private StateInfo state(String commitId, List<String> branches, Instant created, Instant lastUsed, long size,
-			long uncompressed) {
-		Path archive = tmp.resolve("store").resolve(commitId.substring(0, 2)).resolve(commitId + ".zip");
-		return new StateInfo(gitDir, commitId, branches, archive, created, lastUsed, size, uncompressed,
-				Map.of("dev.branchstate.core.resources", 1, "dev.branchstate.core.markers", 1), List.of());
+	/** "Builds" (writes bin) and saves the state of HEAD through the real service. */
+	private StateInfo saveWithBin(Map<String, String> bin) throws Exception {
+		UiTestSupport.writeBin(project, bin);
+		return service.save(gitDir, new NullProgressMonitor());
+	}
+
+	private static BranchStatesView openView() throws PartInitException {
+		return (BranchStatesView) PlatformUI.getWorkbench().getActiveWorkbenchWindow().getActivePage()
+				.showView(BranchstateUI.VIEW_ID);
+	}
+
+	/** Closes the view if it is open and opens it again: it starts with the summary line, no event shown. */
+	private static BranchStatesView openFreshView() throws PartInitException {
+		IWorkbenchPage page = PlatformUI.getWorkbench().getActiveWorkbenchWindow().getActivePage();
+		IViewPart open = page.findView(BranchstateUI.VIEW_ID);
+		if (open != null) {
+			page.hideView(open);
+			UiTestSupport.processEvents();
+		}
+		return openView();
 	}
 }

@@ -8,10 +8,10 @@ import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.eclipse.core.commands.Command;
@@ -19,6 +19,7 @@ import org.eclipse.core.commands.NotEnabledException;
 import org.eclipse.core.resources.IFile;
 import org.eclipse.core.resources.IFolder;
 import org.eclipse.core.resources.IProject;
+import org.eclipse.core.runtime.NullProgressMonitor;
 import org.eclipse.core.runtime.jobs.Job;
 import org.eclipse.jface.viewers.ISelection;
 import org.eclipse.jface.viewers.IStructuredSelection;
@@ -43,7 +44,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.branchstate.core.IStateListener;
 import dev.branchstate.core.IStateService;
+import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateInfo;
 import dev.branchstate.ui.BranchstateUI;
 
@@ -123,28 +126,49 @@ class CommandsTest {
 
 	@Test
 	void restoreStateAsksWhichStateAndRestoresTheOneAtHead() throws Exception {
-		git = UiTestSupport.initRepository(tmp.resolve("restore-app"));
-		String first = git.getRepository().resolve("HEAD").name();
-		UiTestSupport.commit(git, "src/Second.java", "class Second {}\n", "Second commit");
-		String second = git.getRepository().resolve("HEAD").name();
-		git.checkout().setName(first).call(); // HEAD detached at the older commit: its state is not the newest
-		gitProject = UiTestSupport.importProject("restore-app", git.getRepository().getWorkTree());
-		File gitDir = git.getRepository().getDirectory();
-		try (FakeStateService fake = new FakeStateService()) {
-			fake.addRepository(gitDir);
-			fake.add(new StateInfo(gitDir, first, List.of("main"), tmp.resolve("a.zip"), Instant.now(), Instant.now(),
-					1000, 4000, Map.of(), List.of()));
-			fake.add(new StateInfo(gitDir, second, List.of("topic"), tmp.resolve("b.zip"), Instant.now(), Instant.now(),
-					1000, 4000, Map.of(), List.of()));
-			fake.register();
+		IStateService service = UiTestSupport.realService();
+		UiTestSupport.useStore(tmp.resolve("store"));
+		List<StateEvent> events = new CopyOnWriteArrayList<>();
+		IStateListener listener = events::add;
+		service.addStateListener(listener);
+		try {
+			git = UiTestSupport.initRepository(tmp.resolve("restore-app"));
+			String first = git.getRepository().resolve("HEAD").name();
+			git.checkout().setCreateBranch(true).setName("topic").call();
+			UiTestSupport.commit(git, "src/Second.java", "class Second {}\n", "Second commit");
+			String second = git.getRepository().resolve("HEAD").name();
+			git.checkout().setName("main").call();
+			gitProject = UiTestSupport.importProject("restore-app", git.getRepository().getWorkTree());
+			UiTestSupport.saveBinManually(gitProject);
+			File gitDir = service.repositoryOf(gitProject).orElseThrow(() -> new AssertionError("repositoryOf"));
+
+			// a state of main (the first commit), then a newer one of topic
+			UiTestSupport.writeBin(gitProject, Map.of("Main.class", "Main of main"));
+			service.save(gitDir, new NullProgressMonitor());
+			git.checkout().setName("topic").call();
+			UiTestSupport.settle(events);
+			UiTestSupport.writeBin(gitProject, Map.of("Main.class", "Main of topic", "Second.class", "Second"));
+			service.save(gitDir, new NullProgressMonitor());
+			assertThat(service.states(gitDir)).extracting(StateInfo::commitId).containsExactly(second, first);
+
+			git.checkout().setName(first).call(); // HEAD detached at the older commit: its state is not the newest
+			UiTestSupport.settle(events);
 			select(gitProject);
 
 			AtomicReference<String> dialogTitle = new AtomicReference<>();
 			UiTestSupport.pressWhenShown("Restore State", "Restore", dialogTitle, "restore-state-dialog");
 			handlers().executeCommand(BranchstateUI.RESTORE_STATE_COMMAND_ID, null); // returns when the dialog closes
-			waitUntil("the restore job to call the service", Duration.ofSeconds(20), () -> !fake.restored().isEmpty());
+			waitUntil("the restore job to restore a state", Duration.ofSeconds(30),
+					() -> events.stream().anyMatch(e -> e.kind() == StateEvent.Kind.RESTORED));
 			assertThat(dialogTitle.get()).isEqualTo("Restore State");
-			assertThat(fake.restored()).containsExactly(first);
+			assertThat(events).filteredOn(e -> e.kind() == StateEvent.Kind.RESTORED).extracting(StateEvent::commitId)
+					.containsExactly(first);
+			assertThat(UiTestSupport.read(gitProject.getFile("bin/Main.class"))).as("main's output is back")
+					.isEqualTo("Main of main");
+			assertThat(gitProject.getFile("bin/Second.class").exists()).as("topic's output is gone").isFalse();
+		} finally {
+			service.removeStateListener(listener);
+			UiTestSupport.useStore(null);
 		}
 	}
 

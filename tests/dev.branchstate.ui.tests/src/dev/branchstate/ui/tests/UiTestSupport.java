@@ -4,21 +4,27 @@ import static org.assertj.core.api.Assertions.fail;
 
 import java.io.File;
 import java.io.IOException;
-import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
+import org.eclipse.core.resources.IFile;
+import org.eclipse.core.resources.IFolder;
 import org.eclipse.core.resources.IProject;
+import org.eclipse.core.resources.ProjectScope;
 import org.eclipse.core.resources.IProjectDescription;
 import org.eclipse.core.resources.IWorkspace;
 import org.eclipse.core.resources.ResourcesPlugin;
 import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.IPath;
+import org.eclipse.core.runtime.preferences.IEclipsePreferences;
+import org.eclipse.core.runtime.preferences.InstanceScope;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.errors.GitAPIException;
 import org.eclipse.swt.SWT;
@@ -41,7 +47,9 @@ import org.osgi.framework.BundleContext;
 import org.osgi.framework.FrameworkUtil;
 import org.osgi.framework.ServiceReference;
 
+import dev.branchstate.core.BranchstatePreferences;
 import dev.branchstate.core.IStateService;
+import dev.branchstate.core.StateEvent;
 
 /** Helpers: event-loop waits, Git repositories as workspace projects, widget look-ups, screenshots. */
 final class UiTestSupport {
@@ -114,6 +122,64 @@ final class UiTestSupport {
 		}
 	}
 
+	/**
+	 * Points the real state service at a store folder of the test's own (the Store Location preference), so that
+	 * the states of other tests do not show; {@code null} goes back to the default store.
+	 */
+	static void useStore(Path directory) {
+		IEclipsePreferences node = InstanceScope.INSTANCE.getNode(BranchstatePreferences.NODE);
+		if (directory == null) {
+			node.remove(BranchstatePreferences.STORE_LOCATION);
+		} else {
+			node.put(BranchstatePreferences.STORE_LOCATION, directory.toString());
+		}
+	}
+
+	/**
+	 * Project preferences, as the user sets them on the project's Branchstate page: {@code bin} is derived data, and
+	 * no automatic save or restore on a branch switch (the test saves and restores when it chooses).
+	 */
+	static void saveBinManually(IProject project) {
+		IEclipsePreferences node = new ProjectScope(project).getNode(BranchstatePreferences.NODE);
+		node.put(BranchstatePreferences.DERIVED_FOLDERS, "bin");
+		node.putBoolean(BranchstatePreferences.AUTO_SWITCH, false);
+	}
+
+	/** Replaces the project's bin folder with these files (name to content), as a build would. */
+	static void writeBin(IProject project, Map<String, String> files) throws CoreException {
+		IFolder bin = project.getFolder("bin");
+		if (bin.exists()) {
+			bin.delete(true, null);
+		}
+		bin.create(true, true, null);
+		for (Map.Entry<String, String> e : files.entrySet()) {
+			IFile file = bin.getFile(e.getKey());
+			file.create(e.getValue().getBytes(StandardCharsets.UTF_8), true, false, null);
+		}
+	}
+
+	static String read(IFile file) throws CoreException, IOException {
+		try (var in = file.getContents(true)) {
+			return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+		}
+	}
+
+	/**
+	 * Waits until the core has handled a HEAD move made from "the terminal" (its switch job reports it with an
+	 * event, here SKIPPED: automatic switching is off) and no event has come for a second.
+	 */
+	static void settle(List<StateEvent> events) {
+		long[] last = { System.nanoTime() };
+		int[] count = { events.size() };
+		waitUntil("the core to settle after a HEAD move", Duration.ofSeconds(30), () -> {
+			if (events.size() != count[0]) {
+				count[0] = events.size();
+				last[0] = System.nanoTime();
+			}
+			return System.nanoTime() - last[0] > Duration.ofSeconds(1).toNanos();
+		});
+	}
+
 	/** @return the text field that follows the label with {@code labelText} (mnemonics ignored) */
 	static Text textAfterLabel(Composite root, String labelText) {
 		Control[] children = root.getChildren();
@@ -173,7 +239,7 @@ final class UiTestSupport {
 		}
 	}
 
-	/** The core service (not a test double), waiting a little for Declarative Services to register it. */
+	/** The core service, waiting a little for Declarative Services to register it. */
 	static IStateService realService() {
 		BundleContext context = FrameworkUtil.getBundle(UiTestSupport.class).getBundleContext();
 		long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
@@ -181,7 +247,7 @@ final class UiTestSupport {
 			try {
 				for (ServiceReference<IStateService> ref : context.getServiceReferences(IStateService.class, null)) {
 					IStateService service = context.getService(ref);
-					if (service != null && !Proxy.isProxyClass(service.getClass())) {
+					if (service != null) {
 						return service;
 					}
 				}
