@@ -26,6 +26,10 @@ public final class Log {
 		LOG.log(Status.warning(message));
 	}
 
+	public static void warning(String message, Throwable cause) {
+		LOG.log(Status.warning(message, cause));
+	}
+
 	public static void info(String message) {
 		LOG.log(Status.info(message));
 	}

@@ -12,6 +12,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
+import dev.branchstate.core.internal.Messages;
+import dev.branchstate.core.internal.Log;
 
 /**
  * The last HEAD handled per repository, kept in a small properties file so that a HEAD that moved while Eclipse
@@ -31,7 +33,7 @@ final class HandledHeads {
 				properties.forEach((k, v) -> heads.put((String) k, (String) v));
 			} catch (IOException | IllegalArgumentException e) {
 				// an unreadable file only means that moves while Eclipse was closed are not noticed this time
-				SwitchLog.warning(SwitchMessages.bind(SwitchMessages.Switch_headsUnreadable, file), e);
+				Log.warning(Messages.bind(Messages.Switch_headsUnreadable, file), e);
 			}
 		}
 	}
@@ -81,7 +83,7 @@ final class HandledHeads {
 			}
 			Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
 		} catch (IOException e) {
-			SwitchLog.warning(SwitchMessages.bind(SwitchMessages.Switch_headsUnwritable, file), e);
+			Log.warning(Messages.bind(Messages.Switch_headsUnwritable, file), e);
 		}
 	}
 }

@@ -18,6 +18,7 @@ import org.eclipse.jgit.treewalk.TreeWalk;
 import org.eclipse.jgit.treewalk.filter.TreeFilter;
 
 import dev.branchstate.core.StateInfo;
+import dev.branchstate.core.internal.Messages;
 
 /**
  * Picks the stored state to restore for a commit: the state of that very commit, else the state whose commit is the
@@ -56,7 +57,7 @@ final class StatePicker {
 			return new Pick(exact, 0, exact.dirtyPaths().size());
 		}
 		if (byCommit.isEmpty()) {
-			return new NoPick(SwitchMessages.Switch_noStates);
+			return new NoPick(Messages.Switch_noStates);
 		}
 		try (RevWalk walk = new RevWalk(repository)) {
 			RevCommit start = walk.parseCommit(ObjectId.fromString(target));
@@ -80,7 +81,7 @@ final class StatePicker {
 					int changed = countChangedFiles(repository, walk, commit, start, maxChangedFiles + 1)
 							+ state.dirtyPaths().size();
 					if (changed > maxChangedFiles) {
-						return new NoPick(SwitchMessages.bind(SwitchMessages.Switch_tooManyChanges,
+						return new NoPick(Messages.bind(Messages.Switch_tooManyChanges,
 								new Object[] { commit.name().substring(0, 10), Integer.valueOf(changed),
 										Integer.valueOf(maxChangedFiles) }));
 					}
@@ -95,7 +96,7 @@ final class StatePicker {
 					}
 				}
 			}
-			return new NoPick(SwitchMessages.bind(SwitchMessages.Switch_noAncestor, Integer.valueOf(maxWalk)));
+			return new NoPick(Messages.bind(Messages.Switch_noAncestor, Integer.valueOf(maxWalk)));
 		}
 	}
 

@@ -5,6 +5,7 @@ import org.eclipse.core.runtime.IStatus;
 import org.eclipse.core.runtime.OperationCanceledException;
 import org.eclipse.core.runtime.Status;
 import org.eclipse.core.runtime.jobs.Job;
+import dev.branchstate.core.internal.Messages;
 
 /**
  * Handles the pending switch of one repository. Its scheduling rule (see {@link SwitchManager#switchRule()})
@@ -17,7 +18,7 @@ final class SwitchJob extends Job {
 	private final SwitchManager manager;
 
 	SwitchJob(TrackedRepository repository, SwitchManager manager) {
-		super(SwitchMessages.bind(SwitchMessages.Switch_jobName, repository.displayName(), "HEAD")); //$NON-NLS-1$
+		super(Messages.bind(Messages.Switch_jobName, repository.displayName(), "HEAD")); //$NON-NLS-1$
 		this.repository = repository;
 		this.manager = manager;
 		setRule(manager.switchRule());

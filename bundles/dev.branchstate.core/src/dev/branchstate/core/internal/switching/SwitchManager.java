@@ -46,6 +46,8 @@ import dev.branchstate.core.IStateListener;
 import dev.branchstate.core.IStateService;
 import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateEvent.Kind;
+import dev.branchstate.core.internal.Messages;
+import dev.branchstate.core.internal.Log;
 
 /**
  * Switch detection and the gate (steps 1 and 2 of the switch protocol) for every Git repository that holds open
@@ -107,7 +109,7 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 		this.protocol = new SwitchProtocol(states);
 		this.stateListener = this::stateChanged;
 		states.addStateListener(stateListener);
-		this.trackJob = Job.createSystem(SwitchMessages.Switch_trackJobName, monitor -> {
+		this.trackJob = Job.createSystem(Messages.Switch_trackJobName, monitor -> {
 			if (!closed) {
 				reconcile();
 			}
@@ -116,7 +118,7 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 		try {
 			headWatcher = new HeadWatcher(this::headChanged, this::checkAll);
 		} catch (IOException e) {
-			SwitchLog.warning(SwitchMessages.bind(SwitchMessages.Switch_watchFailed, "*"), e); //$NON-NLS-1$
+			Log.warning(Messages.bind(Messages.Switch_watchFailed, "*"), e); //$NON-NLS-1$
 		}
 		this.watcher = headWatcher;
 		this.refsListener = Repository.getGlobalListenerList().addRefsChangedListener(this::refsChanged);
@@ -126,7 +128,7 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 		try {
 			workspace.addSaveParticipant(SAVE_PARTICIPANT, this);
 		} catch (CoreException e) {
-			SwitchLog.log(e.getStatus());
+			Log.log(e.getStatus());
 		}
 		scheduleTracking();
 	}
@@ -332,7 +334,7 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 					remember(repository);
 				}
 			} catch (IOException e) {
-				SwitchLog.warning(SwitchMessages.bind(SwitchMessages.Switch_headUnreadable, repository.gitDir), e);
+				Log.warning(Messages.bind(Messages.Switch_headUnreadable, repository.gitDir), e);
 			} catch (OperationCanceledException e) {
 				// cannot happen without a monitor to cancel
 			} finally {
@@ -409,7 +411,7 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 				try {
 					gitDir = states.repositoryOf(project);
 				} catch (RuntimeException e) {
-					SwitchLog.warning(e.getMessage(), e);
+					Log.warning(e.getMessage(), e);
 					continue;
 				}
 				gitDir.ifPresent(dir -> {
@@ -443,7 +445,7 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 		try {
 			git = new FileRepositoryBuilder().setGitDir(gitDir).setMustExist(true).build();
 		} catch (IOException | IllegalArgumentException e) {
-			SwitchLog.warning(SwitchMessages.bind(SwitchMessages.Switch_repositoryUnreadable, gitDir), e);
+			Log.warning(Messages.bind(Messages.Switch_repositoryUnreadable, gitDir), e);
 			return;
 		}
 		String canonicalKey;
@@ -457,7 +459,7 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 		try {
 			current = Head.read(git);
 		} catch (IOException e) {
-			SwitchLog.warning(SwitchMessages.bind(SwitchMessages.Switch_headUnreadable, gitDir), e);
+			Log.warning(Messages.bind(Messages.Switch_headUnreadable, gitDir), e);
 			current = null;
 		}
 		// The headless application works on states explicitly (its switch command included): what happened to
@@ -488,7 +490,7 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 			try {
 				watcher.watch(key, gitDir.toPath());
 			} catch (IOException e) {
-				SwitchLog.warning(SwitchMessages.bind(SwitchMessages.Switch_watchFailed, gitDir), e);
+				Log.warning(Messages.bind(Messages.Switch_watchFailed, gitDir), e);
 			}
 		}
 		if (movedWhileClosed) {
@@ -532,7 +534,7 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 			try {
 				current = Head.read(repository.git);
 			} catch (IOException e) {
-				SwitchLog.warning(SwitchMessages.bind(SwitchMessages.Switch_headUnreadable, repository.gitDir), e);
+				Log.warning(Messages.bind(Messages.Switch_headUnreadable, repository.gitDir), e);
 				return;
 			}
 			if (current == null || current.equals(repository.handled)) {
@@ -547,7 +549,7 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 			try {
 				protocol.handle(repository, current, monitor);
 			} catch (OperationCanceledException e) {
-				String message = SwitchMessages.bind(SwitchMessages.Switch_canceled, repository.displayName(),
+				String message = Messages.bind(Messages.Switch_canceled, repository.displayName(),
 						current.describe());
 				states.fireEvent(new StateEvent(Kind.SKIPPED,
 						repository.gitDir, current.commitId(), current.branch(), message, Status.info(message), 0, 0,
@@ -570,7 +572,7 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 			return;
 		}
 		List<TrackedRepository> all = new ArrayList<>(distinctRepositories());
-		SubMonitor progress = SubMonitor.convert(null, SwitchMessages.Switch_saveJobName, all.size());
+		SubMonitor progress = SubMonitor.convert(null, Messages.Switch_saveJobName, all.size());
 		for (TrackedRepository repository : all) {
 			saveAtShutdown(repository, progress.split(1));
 		}

@@ -32,6 +32,8 @@ import dev.branchstate.core.RestoreResult;
 import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateEvent.Kind;
 import dev.branchstate.core.StateInfo;
+import dev.branchstate.core.internal.Messages;
+import dev.branchstate.core.internal.Log;
 
 /**
  * Steps 3 to 7 of the switch protocol for one repository whose HEAD moved: save the state being left, pick the
@@ -86,18 +88,18 @@ final class SwitchProtocol {
 			boolean followed = Objects.equals(repository.derived, before);
 			repository.derived = followed && madeByCommit(repository) ? target : null;
 			repository.identical = false;
-			skipped(repository, target, start, SwitchMessages.bind(SwitchMessages.Switch_withinBranch,
+			skipped(repository, target, start, Messages.bind(Messages.Switch_withinBranch,
 					new Object[] { name, target.branch(), before.shortId(), target.shortId() }));
 			return;
 		}
 		List<IProject> projects = repository.projects;
 		if (!autoSwitch(projects)) {
-			skipped(repository, target, start, SwitchMessages.bind(SwitchMessages.Switch_autoSwitchOff,
+			skipped(repository, target, start, Messages.bind(Messages.Switch_autoSwitchOff,
 					new Object[] { name, before.describe(), target.describe() }));
 			return;
 		}
 		SubMonitor progress = SubMonitor.convert(monitor,
-				SwitchMessages.bind(SwitchMessages.Switch_jobName, name, target.describe()), 100);
+				Messages.bind(Messages.Switch_jobName, name, target.describe()), 100);
 		try {
 			try {
 				SubMonitor saving = progress.split(45);
@@ -112,7 +114,7 @@ final class SwitchProtocol {
 			List<StateInfo> stored = states.states(repository.gitDir);
 			Object pick = picker.pick(repository.git, stored, target.commitId(), progress.split(5));
 			if (pick instanceof StatePicker.NoPick none) {
-				skipped(repository, target, start, SwitchMessages.bind(SwitchMessages.Switch_nothingRestored,
+				skipped(repository, target, start, Messages.bind(Messages.Switch_nothingRestored,
 						new Object[] { name, before.describe(), target.describe(), none.reason() }));
 				return;
 			}
@@ -121,7 +123,7 @@ final class SwitchProtocol {
 			if (onDisk != null && repository.identical && onDisk.commitId().equals(state.commitId())) {
 				// e.g. a new branch made from the commit being left: restoring would write nothing, and the files
 				// the checkout changed reach the builders through the refresh anyway
-				skipped(repository, target, start, SwitchMessages.bind(SwitchMessages.Switch_alreadyOnDisk,
+				skipped(repository, target, start, Messages.bind(Messages.Switch_alreadyOnDisk,
 						new Object[] { name, before.describe(), target.describe(), onDisk.shortId() }));
 				return;
 			}
@@ -190,12 +192,12 @@ final class SwitchProtocol {
 		Head left = repository.derived;
 		String name = repository.displayName();
 		if (repository.movedWhileClosed) { // the data on disk is unknown then (derived is null)
-			skipped(repository, target, start, SwitchMessages.bind(SwitchMessages.Switch_notSavedMovedWhileClosed, name,
+			skipped(repository, target, start, Messages.bind(Messages.Switch_notSavedMovedWhileClosed, name,
 					repository.handled.describe()));
 			return;
 		}
 		if (left == null) {
-			skipped(repository, target, start, SwitchMessages.bind(SwitchMessages.Switch_notSavedUnknown, name));
+			skipped(repository, target, start, Messages.bind(Messages.Switch_notSavedUnknown, name));
 			return;
 		}
 		boolean stored = repository.identical || left.commitId().equals(repository.savedAt);
@@ -204,12 +206,12 @@ final class SwitchProtocol {
 		}
 		if (left.detached()) {
 			skipped(repository, target, start,
-					SwitchMessages.bind(SwitchMessages.Switch_notSavedDetached, name, left.shortId()));
+					Messages.bind(Messages.Switch_notSavedDetached, name, left.shortId()));
 			return;
 		}
 		String patterns = preference(projects, BranchstatePreferences.BRANCH_PATTERNS, "*"); //$NON-NLS-1$
 		if (!matches(patterns, left.branch())) {
-			skipped(repository, target, start, SwitchMessages.bind(SwitchMessages.Switch_notSavedPattern,
+			skipped(repository, target, start, Messages.bind(Messages.Switch_notSavedPattern,
 					new Object[] { name, left.branch(), patterns }));
 			return;
 		}
@@ -235,10 +237,10 @@ final class SwitchProtocol {
 		if (failureReported.remove(repository.key) | failureReported.remove(repository.canonicalKey)) {
 			return;
 		}
-		String message = SwitchMessages.bind(SwitchMessages.Switch_failed, new Object[] { repository.displayName(),
+		String message = Messages.bind(Messages.Switch_failed, new Object[] { repository.displayName(),
 				before.describe(), target.describe(), cause.getMessage() });
 		IStatus status = Status.error(message, exception);
-		SwitchLog.log(status);
+		Log.log(status);
 		states.fireEvent(new StateEvent(Kind.FAILED, repository.gitDir, target.commitId(), target.branch(), message,
 				status, 0, 0, 0, Duration.ofNanos(System.nanoTime() - start)));
 	}
@@ -248,10 +250,10 @@ final class SwitchProtocol {
 		if (failureReported.remove(repository.key) | failureReported.remove(repository.canonicalKey)) {
 			return;
 		}
-		String message = SwitchMessages.bind(SwitchMessages.Switch_saveFailed, repository.displayName(),
+		String message = Messages.bind(Messages.Switch_saveFailed, repository.displayName(),
 				e.getStatus().getMessage());
 		IStatus status = Status.error(message, e);
-		SwitchLog.log(status);
+		Log.log(status);
 		Head head = repository.derived;
 		states.fireEvent(new StateEvent(Kind.FAILED, repository.gitDir, head == null ? null : head.commitId(),
 				head == null ? null : head.branch(), message, status, 0, 0, 0, Duration.ZERO));
