@@ -439,12 +439,7 @@ public final class StateService implements IStateService {
 
 	private CoreException saveFailed(File dir, String commit, String branch, String reason, Throwable e,
 			long start) {
-		String message = NLS.bind(Messages.Service_saveFailed, new Object[] { dir, shortId(commit), reason });
-		IStatus status = failure(message, e);
-		Log.log(status);
-		fire(new StateEvent(StateEvent.Kind.FAILED, dir, commit, branch, message, status, 0, 0, 0,
-				elapsed(start)));
-		return new CoreException(status);
+		return failed(Messages.Service_saveFailed, dir, commit, branch, reason, e, start);
 	}
 
 	// ---------------------------------------------------------------------------------------------- restore
@@ -733,7 +728,13 @@ public final class StateService implements IStateService {
 
 	private CoreException restoreFailed(File dir, String commit, String branch, String reason, Throwable e,
 			long start) {
-		String message = NLS.bind(Messages.Service_restoreFailed, new Object[] { dir, shortId(commit), reason });
+		return failed(Messages.Service_restoreFailed, dir, commit, branch, reason, e, start);
+	}
+
+	/** Logs a failure once, tells the listeners once, and returns the exception to throw. */
+	private CoreException failed(String template, File dir, String commit, String branch, String reason, Throwable e,
+			long start) {
+		String message = NLS.bind(template, new Object[] { dir, shortId(commit), reason });
 		IStatus status = failure(message, e);
 		Log.log(status);
 		fire(new StateEvent(StateEvent.Kind.FAILED, dir, commit, branch, message, status, 0, 0, 0,

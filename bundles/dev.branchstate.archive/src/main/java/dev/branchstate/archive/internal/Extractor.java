@@ -327,14 +327,7 @@ final class Extractor {
 	}
 
 	private void release() {
-		while (active.get() != 0) {
-			try {
-				Thread.sleep(1);
-			} catch (InterruptedException e) {
-				Thread.currentThread().interrupt();
-				break;
-			}
-		}
+		Workers.awaitIdle(active);
 		if (ownPool != null) {
 			ownPool.shutdown();
 		}

@@ -305,16 +305,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 
 	private void release() {
 		aborted = true;
-		// wait until no task touches a context (closing a zstd context in use would crash the JVM)
-		while (active.get() != 0) {
-			Thread.onSpinWait();
-			try {
-				Thread.sleep(1);
-			} catch (InterruptedException e) {
-				Thread.currentThread().interrupt();
-				break;
-			}
-		}
+		Workers.awaitIdle(active);
 		if (ownPool != null) {
 			ownPool.shutdown();
 		}
