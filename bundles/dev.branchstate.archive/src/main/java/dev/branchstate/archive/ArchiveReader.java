@@ -40,6 +40,16 @@ public interface ArchiveReader extends AutoCloseable {
 	 */
 	ExtractResult extract(Path targetDirectory, ExtractOptions options) throws IOException;
 
+	/**
+	 * Reads every file and link entry whose name starts with one of {@code prefixes} to its end, checking its size
+	 * and CRC-32 (each frame's for a chunked entry), with the reads, workers, limits and cancellation of
+	 * {@link #extract}; writes nothing. A restore calls it first so that a damaged archive is refused before anything
+	 * on disk changes. Prefix, differential and mirror settings of {@code options} do not apply.
+	 *
+	 * @throws ArchiveException naming the archive, the first damaged entry found and the offset
+	 */
+	void verify(List<String> prefixes, ExtractOptions options) throws IOException;
+
 	/** Idempotent. */
 	@Override
 	void close();

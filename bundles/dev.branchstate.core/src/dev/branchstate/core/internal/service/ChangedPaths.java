@@ -24,6 +24,7 @@ import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.treewalk.TreeWalk;
+import org.eclipse.jgit.treewalk.filter.PathFilterGroup;
 import org.eclipse.jgit.treewalk.filter.TreeFilter;
 
 /**
@@ -32,8 +33,9 @@ import org.eclipse.jgit.treewalk.filter.TreeFilter;
  * What a state was built from: the tree of its commit, except for the files that were dirty when it was saved,
  * whose content ids (Git blob ids of the raw bytes, or "absent") the state records. Candidates are the files that
  * differ between the state's commit and HEAD, the files dirty now and the files dirty at save; a candidate is
- * changed when its content now differs from what the state was built from. Content is compared as raw bytes, so a
- * repository with clean/smudge filters or line-ending conversion may see a few extra changed paths, never fewer.
+ * changed when its content now differs from what the state was built from. The content of a file Git reports clean
+ * is HEAD's blob; dirty files are read and hashed as raw bytes, so with clean/smudge filters or line-ending
+ * conversion a dirty file may count as changed when it is not, never the reverse.
  */
 final class ChangedPaths {
 
@@ -48,10 +50,14 @@ final class ChangedPaths {
 	 */
 	static Set<String> compute(Repository repository, String stateCommit, Map<String, String> dirtyAtSave)
 			throws IOException {
-		Set<String> candidates = new TreeSet<>(dirtyAtSave.keySet());
 		ObjectId head = repository.resolve(Constants.HEAD);
 		ObjectId state = ObjectId.fromString(stateCommit);
-		Map<String, String> stateTree = new HashMap<>();
+		// one walk over the two trees gives, for every path that differs, its blob in the state's commit and in HEAD
+		Map<String, String> inState = new HashMap<>();
+		Map<String, String> inHead = new HashMap<>();
+		Set<String> dirtyNow = dirty(repository);
+		Set<String> others = new TreeSet<>(dirtyNow);
+		others.addAll(dirtyAtSave.keySet());
 		try (RevWalk walk = new RevWalk(repository)) {
 			RevCommit stateCommitObject = walk.parseCommit(state);
 			if (head != null && !head.equals(state)) {
@@ -61,28 +67,48 @@ final class ChangedPaths {
 					tw.setRecursive(true);
 					tw.setFilter(TreeFilter.ANY_DIFF);
 					while (tw.next()) {
-						candidates.add(tw.getPathString());
+						String path = tw.getPathString();
+						inState.put(path, blob(tw, 0));
+						inHead.put(path, blob(tw, 1));
+						others.remove(path);
 					}
 				}
 			}
-			candidates.addAll(dirty(repository));
-			for (String path : candidates) {
-				if (!dirtyAtSave.containsKey(path)) {
-					try (TreeWalk tw = TreeWalk.forPath(repository, path, stateCommitObject.getTree())) {
-						stateTree.put(path, tw == null ? ABSENT : tw.getObjectId(0).name());
+			// the other candidates are the same in both trees: one more walk, limited to them
+			if (!others.isEmpty()) {
+				try (TreeWalk tw = new TreeWalk(repository)) {
+					tw.addTree(stateCommitObject.getTree());
+					tw.setRecursive(true);
+					tw.setFilter(PathFilterGroup.createFromStrings(others));
+					while (tw.next()) {
+						if (others.contains(tw.getPathString())) {
+							inState.put(tw.getPathString(), blob(tw, 0));
+							inHead.put(tw.getPathString(), blob(tw, 0));
+						}
 					}
+				}
+				for (String path : others) {
+					inState.putIfAbsent(path, ABSENT);
+					inHead.putIfAbsent(path, ABSENT);
 				}
 			}
 		}
+		Set<String> candidates = new TreeSet<>(inState.keySet());
 		Set<String> result = new TreeSet<>();
 		File workTree = repository.getWorkTree();
 		for (String path : candidates) {
-			String built = dirtyAtSave.containsKey(path) ? dirtyAtSave.get(path) : stateTree.get(path);
-			if (!Objects.equals(built, contentId(workTree, path))) {
+			String built = dirtyAtSave.containsKey(path) ? dirtyAtSave.get(path) : inState.get(path);
+			// a file Git calls clean holds HEAD's blob: only dirty files are read and hashed
+			String now = dirtyNow.contains(path) ? contentId(workTree, path) : inHead.get(path);
+			if (!Objects.equals(built, now)) {
 				result.add(path);
 			}
 		}
 		return result;
+	}
+
+	private static String blob(TreeWalk tw, int tree) {
+		return tw.getRawMode(tree) == 0 ? ABSENT : tw.getObjectId(tree).name();
 	}
 
 	/** @return the paths dirty in the working tree now (ignored files excluded) */

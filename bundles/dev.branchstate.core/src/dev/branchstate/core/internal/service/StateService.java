@@ -2,7 +2,6 @@ package dev.branchstate.core.internal.service;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,6 +55,7 @@ import dev.branchstate.archive.ArchiveCanceledException;
 import dev.branchstate.archive.ArchiveEntry;
 import dev.branchstate.archive.ArchiveProgress;
 import dev.branchstate.archive.ArchiveReader;
+import dev.branchstate.archive.ExtractOptions;
 import dev.branchstate.archive.ArchiveWriter;
 import dev.branchstate.archive.Archives;
 import dev.branchstate.archive.WriteOptions;
@@ -610,40 +610,22 @@ public final class StateService implements IStateService {
 	 * Reads every entry that will be restored to its end, which checks sizes and CRC-32: a damaged archive is found
 	 * before anything is written. @return the number of files in the parts
 	 */
-	private static long verify(ArchiveReader reader, List<Selected> selected, SubMonitor monitor) throws IOException {
+	private long verify(ArchiveReader reader, List<Selected> selected, SubMonitor monitor) throws IOException {
 		monitor.setTaskName(Messages.Service_verifying);
-		List<ArchiveEntry> entries = new ArrayList<>();
-		for (Selected s : selected) {
-			entries.addAll(reader.entries(s.part().prefix()).stream().filter(ArchiveEntry::isFile).toList());
+		List<String> prefixes = selected.stream().map(s -> s.part().prefix()).distinct().toList();
+		try {
+			reader.verify(prefixes, extractOptions(monitor));
+		} catch (ArchiveCanceledException e) {
+			throw new OperationCanceledException(e.getMessage());
 		}
-		verifyEntries(reader, entries, monitor::isCanceled);
-		return entries.size();
+		return prefixes.stream().mapToLong(p -> reader.entries(p).stream().filter(ArchiveEntry::isFile).count()).sum();
 	}
 
-	/** Drains the entries in parallel; the first damaged entry ends it with its exception. */
-	public static void verifyEntries(ArchiveReader reader, List<ArchiveEntry> entries,
-			java.util.function.BooleanSupplier canceled) throws IOException {
-		IOException[] failure = new IOException[1];
-		entries.parallelStream().forEach(e -> {
-			if (failure[0] != null || canceled.getAsBoolean()) {
-				return;
-			}
-			try (InputStream in = reader.openStream(e.name())) {
-				in.transferTo(java.io.OutputStream.nullOutputStream());
-			} catch (IOException | RuntimeException ex) {
-				synchronized (failure) {
-					if (failure[0] == null) {
-						failure[0] = ex instanceof IOException io ? io : new IOException(ex.getMessage(), ex);
-					}
-				}
-			}
-		});
-		if (canceled.getAsBoolean()) {
-			throw new OperationCanceledException();
-		}
-		if (failure[0] != null) {
-			throw failure[0];
-		}
+	/** @return extraction settings of the preferences (worker threads), cancelled through the monitor */
+	static ExtractOptions extractOptions(IProgressMonitor monitor) {
+		ExtractOptions options = ExtractOptions.defaults().withCancel(monitor::isCanceled);
+		int workers = intPreference(BranchstatePreferences.WORKER_THREADS, 0);
+		return workers > 0 ? options.withWorkers(workers) : options;
 	}
 
 	private Map<IProject, Set<IPath>> changedPaths(Repository repository, StateInfo state,
@@ -762,7 +744,7 @@ public final class StateService implements IStateService {
 		SubMonitor sub = SubMonitor.convert(monitor, 1);
 		try (ArchiveReader reader = Archives.open(state.archive())) {
 			StateLayout.decode(reader.readAllBytes(StateLayout.PARTS, 16 << 20));
-			verifyEntries(reader, reader.entries().stream().filter(ArchiveEntry::isFile).toList(), sub::isCanceled);
+			reader.verify(List.of(""), extractOptions(sub)); //$NON-NLS-1$
 		}
 	}
 

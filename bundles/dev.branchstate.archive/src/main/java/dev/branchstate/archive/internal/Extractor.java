@@ -55,6 +55,9 @@ import dev.branchstate.archive.ExtractResult;
  * direct buffer, CRC-checked and only then written (so a bad entry never leaves a file); a chunked entry's frames
  * are decoded in parallel into a temporary file renamed when all frames passed their CRC; other large entries
  * stream into a temporary file. Symbolic links are created last and only if they resolve inside the target.
+ * <p>
+ * In verify mode ({@link #verifier}) the same reads and decoding run with the same limits, every entry is checked
+ * (size, CRC-32) and nothing is written.
  */
 final class Extractor {
 
@@ -86,11 +89,24 @@ final class Extractor {
 	private int prefixLength;
 	private ExecutorService ownPool;
 	private Executor executor;
+	/** verify mode: the name prefixes of the entries to check; {@code null} when extracting */
+	private final List<String> verifyPrefixes;
 
 	Extractor(IndexedArchiveReader reader, Path target, ExtractOptions options) {
+		this(reader, target.toAbsolutePath().normalize(), null, options);
+	}
+
+	/** @return an extractor that checks the file and link entries under any of the prefixes and writes nothing */
+	static Extractor verifier(IndexedArchiveReader reader, List<String> prefixes, ExtractOptions options) {
+		return new Extractor(reader, null, List.copyOf(prefixes),
+				options.withPrefix("").withDifferential(false).withMirror(false));
+	}
+
+	private Extractor(IndexedArchiveReader reader, Path root, List<String> verifyPrefixes, ExtractOptions options) {
 		this.reader = reader;
 		this.archive = reader.path();
-		this.root = target.toAbsolutePath().normalize();
+		this.root = root;
+		this.verifyPrefixes = verifyPrefixes;
 		this.options = options;
 		this.progress = options.progress() != null ? options.progress() : new ArchiveProgress();
 		this.bufferSize = reader.bufferSize();
@@ -111,6 +127,10 @@ final class Extractor {
 		long total = 0;
 		for (EntryRecord r : reader.records()) {
 			if (!r.name.startsWith(prefix) || r.name.length() == prefix.length()) {
+				continue;
+			}
+			if (verifying() && (r.type == EntryType.DIRECTORY
+					|| verifyPrefixes.stream().noneMatch(p -> r.name.startsWith(p)))) {
 				continue;
 			}
 			if (r.type != EntryType.DIRECTORY && r.method != ArchiveEntry.METHOD_STORED
@@ -134,7 +154,9 @@ final class Extractor {
 			selected.add(r);
 		}
 		progress.planned(selected.size(), total);
-		Files.createDirectories(root);
+		if (!verifying()) {
+			Files.createDirectories(root);
+		}
 		if (options.executor() != null) {
 			executor = options.executor();
 		} else {
@@ -159,7 +181,13 @@ final class Extractor {
 							dirs.add(r);
 							progress.entryDone(0);
 						}
-						case SYMLINK -> links.add(r);
+						case SYMLINK -> {
+							if (verifying()) {
+								submitFile(r, rel); // its data is the target: checked like a small file
+							} else {
+								links.add(r);
+							}
+						}
 						case FILE -> submitFile(r, rel);
 					}
 				} catch (IOException e) {
@@ -202,6 +230,10 @@ final class Extractor {
 	}
 
 	// ---------------------------------------------------------------- submission
+
+	private boolean verifying() {
+		return verifyPrefixes != null;
+	}
 
 	private void checkCanceled() throws IOException {
 		Throwable f = failure.get();
@@ -520,6 +552,10 @@ final class Extractor {
 		if ((int) crc.getValue() != r.crc) {
 			throw bad("CRC-32 mismatch", r, data);
 		}
+		if (verifying()) {
+			progress.entryDone(r.size);
+			return;
+		}
 		ensureParent(rel);
 		writeFile(root.resolve(rel), out, r);
 		written.add(rel);
@@ -599,7 +635,7 @@ final class Extractor {
 	}
 
 	private void submitChunked(EntryRecord r, String rel) throws IOException {
-		Path file = root.resolve(rel);
+		Path file = verifying() ? null : root.resolve(rel);
 		if (options.differential()) {
 			Slot2 s = takeSlot();
 			try {
@@ -613,9 +649,13 @@ final class Extractor {
 			}
 		}
 		long data = reader.dataOffset(r);
-		ensureParent(rel);
-		Path tmp = tempFor(file);
-		FileChannel ch = FileChannel.open(tmp, CREATE_NEW, Modes.attribute(r.mode));
+		Path tmp = null;
+		FileChannel ch = null;
+		if (!verifying()) {
+			ensureParent(rel);
+			tmp = tempFor(file);
+			ch = FileChannel.open(tmp, CREATE_NEW, Modes.attribute(r.mode));
+		}
 		int n = r.chunkCsize.length;
 		LargeOut lo = new LargeOut(r, rel, file, tmp, ch, n);
 		long off = data;
@@ -677,7 +717,7 @@ final class Extractor {
 			throw bad("CRC-32 mismatch in frame " + i, r, at);
 		}
 		long pos = (long) i * r.chunkSize;
-		while (raw.hasRemaining()) {
+		while (lo.channel != null && raw.hasRemaining()) {
 			pos += lo.channel.write(raw, pos);
 		}
 		progress.bytesDone(got);
@@ -703,6 +743,10 @@ final class Extractor {
 
 		void chunkDone() throws IOException {
 			if (remaining.decrementAndGet() != 0) {
+				return;
+			}
+			if (channel == null) { // verify mode
+				progress.entryDone(0);
 				return;
 			}
 			try {
@@ -739,6 +783,20 @@ final class Extractor {
 	}
 
 	private void extractStreaming(EntryRecord r, String rel) throws IOException {
+		if (verifying()) {
+			try (InputStream in = new EntryInputStream(reader, r, reader.dataOffset(r))) {
+				byte[] buf = new byte[1 << 16];
+				int n;
+				while ((n = in.read(buf)) >= 0) {
+					progress.bytesDone(n);
+					if (failure.get() != null || progress.isCanceled() || options.cancel().getAsBoolean()) {
+						throw new ArchiveCanceledException("verification canceled: " + archive);
+					}
+				}
+			}
+			progress.entryDone(0);
+			return;
+		}
 		Path file = root.resolve(rel);
 		if (options.differential()) {
 			ByteBuffer buf = ByteBuffer.allocate(1 << 16);

@@ -258,6 +258,14 @@ public final class IndexedArchiveReader implements ArchiveReader {
 	}
 
 	@Override
+	public void verify(List<String> prefixes, ExtractOptions options) throws IOException {
+		if (closed) {
+			throw new IllegalStateException("reader is closed: " + path);
+		}
+		Extractor.verifier(this, prefixes, options).run();
+	}
+
+	@Override
 	public synchronized void close() {
 		if (closed) {
 			return;
