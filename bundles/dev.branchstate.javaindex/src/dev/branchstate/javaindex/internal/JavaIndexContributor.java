@@ -16,13 +16,18 @@ import dev.branchstate.core.IStateContributor;
 
 /**
  * Contributes the Java index of a project to Branchstate states: saves the project's store (EMF binary resources,
- * one per compilation unit) and restores it differentially, then indexes exactly the changed paths it is handed.
+ * one per compilation unit) with the work still queued, and restores it differentially, then indexes exactly the
+ * changed paths it is handed and the work that was queued.
  * Created by the extension registry; finds the index through the OSGi service registry.
  */
 public final class JavaIndexContributor implements IStateContributor {
 
-	/** Version 1: store format 1 ({@code index.properties}, {@code units/} or {@code shards/}). */
-	static final int VERSION = 1;
+	/**
+	 * Version 2: the store (format 1: {@code index.properties}, {@code units/} or {@code shards/}) under
+	 * {@code store/}, and {@code unindexed}: the work that was queued when the state was saved. Version 1 (the store
+	 * at the top, no record of queued work) is not read: the index is then rebuilt the usual way.
+	 */
+	static final int VERSION = 2;
 
 	@Override
 	public int version() {

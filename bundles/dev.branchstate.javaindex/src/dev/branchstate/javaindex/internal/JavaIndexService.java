@@ -71,13 +71,19 @@ public final class JavaIndexService implements IJavaIndex, IResourceChangeListen
 	public static final Object FAMILY = JavaIndexService.class.getName();
 	public static final String SHARDS = "dev.branchstate.javaindex.shards"; //$NON-NLS-1$
 	private static final String JAVA = "java"; //$NON-NLS-1$
+	/** Entries of a state: the store under {@value #STORE}, and the work not yet in the store. */
+	private static final String STORE = "store/"; //$NON-NLS-1$
+	private static final String UNINDEXED = "unindexed"; //$NON-NLS-1$
+	private static final String ALL = "*all*\n"; //$NON-NLS-1$
 
 	private final IWorkspace workspace;
 	private final Path root;
 	private final ProjectIndex.Layout layout;
 	private final Map<String, ProjectIndex> indexes = new ConcurrentHashMap<>();
-	/** project name → pending work; {@code null} path set means: look at every file */
+	/** project name → work not started yet; guards itself and {@link #running} */
 	private final Map<String, Pending> pending = new LinkedHashMap<>();
+	/** project name → work the job has taken and not finished */
+	private final Map<String, Pending> running = new HashMap<>();
 	private final List<Consumer<IndexUpdate>> listeners = new CopyOnWriteArrayList<>();
 	private final ForkJoinPool pool;
 	private final Job job;
@@ -222,6 +228,7 @@ public final class JavaIndexService implements IJavaIndex, IResourceChangeListen
 				}
 				name = pending.keySet().iterator().next();
 				work = pending.remove(name);
+				running.put(name, work);
 			}
 			if (monitor.isCanceled()) {
 				return Status.CANCEL_STATUS;
@@ -239,6 +246,10 @@ public final class JavaIndexService implements IJavaIndex, IResourceChangeListen
 				return Status.CANCEL_STATUS;
 			} catch (CoreException | IOException | RuntimeException e) {
 				Log.error(Messages.bind(Messages.Index_failed, name, e.getMessage()), e);
+			} finally {
+				synchronized (pending) {
+					running.remove(name);
+				}
 			}
 		}
 		return Status.OK_STATUS;
@@ -486,20 +497,46 @@ public final class JavaIndexService implements IJavaIndex, IResourceChangeListen
 			List<String> files = index.storeFiles();
 			SubMonitor progress = SubMonitor.convert(monitor, files.size() + 1);
 			String format = index.readFormat();
-			context.addBytes(ProjectIndex.FORMAT_FILE,
+			context.addBytes(STORE + ProjectIndex.FORMAT_FILE,
 					(format != null ? format : layout.format()).getBytes(StandardCharsets.UTF_8));
 			long bytes = 0;
 			for (String file : files) {
 				progress.split(1);
 				byte[] content = Files.readAllBytes(index.directory.resolve(file));
 				bytes += content.length;
-				context.addBytes(file, content);
+				context.addBytes(STORE + file, content);
 			}
+			// the store is up to date except for this work: whoever restores the state must do it
+			context.addBytes(UNINDEXED, unindexed(context.project().getName()).getBytes(StandardCharsets.UTF_8));
 			lastSave.put(context.project().getName(),
 					new SaveStats(files.size(), bytes, Duration.ofNanos(System.nanoTime() - start)));
 			return files.size();
 		} finally {
 			index.lock.unlock();
+		}
+	}
+
+	/**
+	 * @return the work on a project that is not in its store yet (queued or being done), as the {@link #UNINDEXED}
+	 *         entry: {@value #ALL} for a full pass, else one project-relative path per line
+	 */
+	private String unindexed(String project) {
+		synchronized (pending) {
+			Pending queued = pending.get(project);
+			Pending taken = running.get(project);
+			if ((queued != null && queued.full) || (taken != null && taken.full)) {
+				return ALL;
+			}
+			Set<String> paths = new java.util.TreeSet<>();
+			if (queued != null) {
+				paths.addAll(queued.paths);
+			}
+			if (taken != null) {
+				paths.addAll(taken.paths);
+			}
+			StringBuilder b = new StringBuilder();
+			paths.forEach(p -> b.append(p).append('\n'));
+			return b.toString();
 		}
 	}
 
@@ -528,8 +565,9 @@ public final class JavaIndexService implements IJavaIndex, IResourceChangeListen
 
 	/**
 	 * Restores the project's store from a state (only files that differ are written; files the state does not have
-	 * are deleted), reloads the tables for the files written, then indexes the changed paths handed over. On
-	 * failure the store is wiped and a full pass scheduled: the index is rebuilt as if never restored.
+	 * are deleted), reloads the tables for the files written, then indexes the changed paths handed over and the
+	 * work that was queued when the state was saved. On failure the store is wiped and a full pass scheduled: the
+	 * index is rebuilt as if never restored.
 	 */
 	void restore(IRestoreContext context, IProgressMonitor monitor) throws CoreException {
 		long start = System.nanoTime();
@@ -545,7 +583,7 @@ public final class JavaIndexService implements IJavaIndex, IResourceChangeListen
 		IRestoreContext.ExtractResult extracted;
 		index.lock.lock();
 		try {
-			extracted = context.extract("", index.directory, true); //$NON-NLS-1$
+			extracted = context.extract(STORE, index.directory, true);
 			progress.worked(1);
 			if (!layout.format().equals(index.readFormat())) {
 				throw new IOException(Messages.bind(Messages.Index_otherLayout, index.readFormat()));
@@ -566,6 +604,21 @@ public final class JavaIndexService implements IJavaIndex, IResourceChangeListen
 			}
 		}
 		try {
+			String unindexed = unindexedOf(context);
+			if (ALL.equals(unindexed)) {
+				synchronized (pending) {
+					pendingOf(project.getName()).full = true;
+				}
+				job.schedule();
+			} else {
+				unindexed.lines().filter(l -> !l.isBlank()).forEach(changed::add);
+			}
+		} catch (IOException e) {
+			fail(project, index);
+			throw new CoreException(Status.error(Messages.bind(Messages.Index_restoreFailed, project.getName(),
+					e.getMessage()), e));
+		}
+		try {
 			IndexUpdate update = index(project, changed, Cause.RESTORE, progress.split(1));
 			lastRestore.put(project.getName(), new RestoreStats(extracted.written().size(),
 					extracted.deleted().size(), extracted.unchanged(), update,
@@ -577,6 +630,12 @@ public final class JavaIndexService implements IJavaIndex, IResourceChangeListen
 			fail(project, index);
 			throw new CoreException(Status.error(Messages.bind(Messages.Index_restoreFailed, project.getName(),
 					e.getMessage()), e));
+		}
+	}
+
+	private static String unindexedOf(IRestoreContext context) throws IOException {
+		try (java.io.InputStream in = context.open(UNINDEXED)) {
+			return new String(in.readNBytes(64 << 20), StandardCharsets.UTF_8);
 		}
 	}
 

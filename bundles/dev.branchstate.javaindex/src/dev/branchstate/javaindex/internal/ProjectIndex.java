@@ -321,12 +321,17 @@ final class ProjectIndex {
 		if (s == null) {
 			return;
 		}
+		Set<String> names = new HashSet<>();
 		for (Declaration d : s.declarations()) {
-			List<Declaration> list = declarationsByName.get(d.name());
+			names.add(d.name());
+		}
+		IPath file = s.declarations().isEmpty() ? null : s.declarations().get(0).file();
+		for (String name : names) {
+			List<Declaration> list = declarationsByName.get(name);
 			if (list != null) {
-				list.removeIf(x -> x.file().equals(d.file()));
+				list.removeIf(x -> x.file().equals(file));
 				if (list.isEmpty()) {
-					declarationsByName.remove(d.name());
+					declarationsByName.remove(name);
 				}
 			}
 		}

@@ -310,8 +310,9 @@ class JavaIndexTest {
 	@Test
 	void contributorIsRegisteredThroughTheExtensionPoint() throws Exception {
 		IStateContributor contributor = contributor();
-		assertThat(contributor.version()).isEqualTo(1);
-		assertThat(contributor.canRead(1)).isTrue();
+		assertThat(contributor.version()).isEqualTo(2);
+		assertThat(contributor.canRead(2)).isTrue();
+		assertThat(contributor.canRead(1)).as("version 1 states did not record the queued work").isFalse();
 		IProject empty = project("empty");
 		settle();
 		assertThat(index.files(empty)).isEmpty();
@@ -326,8 +327,9 @@ class JavaIndexTest {
 		assertThat(index.declarations(p, "keep")).hasSize(1);
 		Path archive = temp.resolve("torn.zip");
 		String format = Files.readString(((JavaIndexService) index).storeOf(p).resolve("index.properties"));
-		StateArchives.write(p, archive, Map.of("index.properties", format.getBytes(StandardCharsets.UTF_8),
-				"units/src/q/Kept.java.bin", "not an EMF binary resource".getBytes(StandardCharsets.UTF_8)));
+		StateArchives.write(p, archive, Map.of("store/index.properties", format.getBytes(StandardCharsets.UTF_8),
+				"store/units/src/q/Kept.java.bin", "not an EMF binary resource".getBytes(StandardCharsets.UTF_8),
+				"unindexed", new byte[0]));
 		IStateContributor contributor = contributor();
 		org.assertj.core.api.Assertions
 				.assertThatThrownBy(() -> StateArchives.restore(contributor, p, archive, "t".repeat(40), Set.of()))

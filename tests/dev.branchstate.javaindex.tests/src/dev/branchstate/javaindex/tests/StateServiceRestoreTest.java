@@ -106,7 +106,7 @@ class StateServiceRestoreTest {
 
 			StateInfo stateB = states.save(gitDir, new NullProgressMonitor());
 			assertThat(stateB.commitId()).isEqualTo(b.name());
-			assertThat(stateB.contributors()).containsEntry("dev.branchstate.javaindex", 1);
+			assertThat(stateB.contributors()).containsEntry("dev.branchstate.javaindex", 2);
 
 			// to A: the index follows the checkout the slow way (the protocol is off)
 			git.checkout().setName("A").call();
@@ -155,6 +155,61 @@ class StateServiceRestoreTest {
 			assertThat(parsed(updates)).containsExactly(changed);
 			assertThat(index.declarations(project, "branchstateProbe")).hasSize(1);
 			assertThat(index.dump(project)).isEqualTo(freshDump(project, temp.resolve("fresh-b2")));
+			project.delete(false, true, null);
+		}
+	}
+
+	@Test
+	void workTheIndexerHadNotDoneWhenTheStateWasSavedIsDoneAfterTheRestore(@TempDir Path temp) throws Exception {
+		Path work = temp.resolve("repo");
+		Files.createDirectories(work);
+		try (Git git = Git.init().setInitialBranch("main").setDirectory(work.toFile()).call()) {
+			IProjectDescription description = WORKSPACE.newProjectDescription("late-git");
+			description.setLocation(IPath.fromPath(work));
+			IProject project = WORKSPACE.getRoot().getProject("late-git");
+			project.create(description, null);
+			project.open(null);
+			Files.createDirectories(work.resolve("src/q"));
+			Files.writeString(work.resolve("src/q/Early.java"), "package q;\npublic class Early { }\n");
+			commit(git, project, "early");
+			File gitDir = git.getRepository().getDirectory();
+
+			// the indexer sees Late.java appear, and is held (a workspace operation on the project) while the state
+			// is saved: the state's store does not have Late.java
+			java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+			java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+			Thread operation = new Thread(() -> {
+				org.eclipse.core.runtime.jobs.Job.getJobManager().beginRule(project, null);
+				try {
+					Files.writeString(work.resolve("src/q/Late.java"), "package q;\npublic class Late { }\n");
+					project.refreshLocal(IResource.DEPTH_INFINITE, null);
+					held.countDown();
+					release.await();
+				} catch (Exception e) {
+					throw new IllegalStateException(e);
+				} finally {
+					org.eclipse.core.runtime.jobs.Job.getJobManager().endRule(project);
+				}
+			});
+			operation.start();
+			assertThat(held.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+			// (the refresh has told the indexer: the work is queued, or taken by the index job, which waits)
+			StateInfo state;
+			try {
+				state = states.save(gitDir, new NullProgressMonitor());
+			} finally {
+				release.countDown();
+				operation.join();
+			}
+			settle(project);
+			assertThat(index.declarations(project, "Late")).hasSize(1);
+
+			// restoring that state drops Late from the store; the work recorded with it brings it back
+			RestoreResult restored = states.restore(gitDir, state.commitId(), new NullProgressMonitor());
+			assertThat(restored.changedSources()).as("the working tree is as when saved").isZero();
+			settle(project);
+			assertThat(index.declarations(project, "Late")).as("Late.java indexed after the restore").hasSize(1);
+			assertThat(index.dump(project)).isEqualTo(freshDump(project, temp.resolve("fresh")));
 			project.delete(false, true, null);
 		}
 	}
