@@ -118,7 +118,7 @@ rm -f "$WORK/result.md"
 status=0
 ./mvnw -B $GOAL -pl "$MODULES" -Dtest=SwitchBenchmark,ZstdAvailableTest -Dsurefire.failIfNoSpecifiedTests=false \
 	-Dbench.repo="$WORK/repo" -Dbench.classes="$WORK/classes" -Dbench.out="$WORK/result.md" \
-	-Dbench.rounds="$ROUNDS" -Djavaindex.shards="$SHARDS" -Djavaindex.tests.xmx=4g >"$WORK/bench.log" 2>&1 || status=$?
+	-Dbench.rounds="$ROUNDS" -Djavaindex.shards="$SHARDS" -Djavaindex.tests.xmx="4g ${BENCH_JVM:-}" >"$WORK/bench.log" 2>&1 || status=$?
 grep -E '^(setup:|round |  event|Result\[)' "$WORK/bench.log" || true
 if [ ! -f "$WORK/result.md" ]; then
 	echo "benchmark failed (exit $status): see $WORK/bench.log" >&2
