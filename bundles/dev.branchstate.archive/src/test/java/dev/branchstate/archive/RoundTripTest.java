@@ -60,6 +60,7 @@ class RoundTripTest {
 		for (int i = 0; i < streamed.length; i++) {
 			streamed[i] = (byte) (i * 31 >> 7);
 		}
+		WriteResult result;
 		try (ArchiveWriter w = Archives.newWriter(zip, WriteOptions.defaults().withChunkSize(1 << 20))) {
 			w.addTree(src, "markers/p1/", TreeFilter.ALL);
 			w.addTree(src, "derived/p1/", TreeFilter.of(List.of("**.java"), List.of("empty")));
@@ -69,9 +70,11 @@ class RoundTripTest {
 					FileTime.fromMillis(5000));
 			w.addFile(src.resolve("run.sh"), "meta/run.sh");
 			w.addDirectory("meta/dir", 0700, FileTime.fromMillis(0));
-			w.commit();
+			result = w.commit();
 		}
 		try (ArchiveReader r = Archives.open(zip)) {
+			assertThat(result.uncompressedBytes()).as("every way of adding counts its bytes")
+					.isEqualTo(r.entries().stream().mapToLong(ArchiveEntry::size).sum());
 			assertThat(r.entries("derived/p1/")).allMatch(e -> e.isDirectory() || e.name().endsWith(".java"));
 			assertThat(r.entry("derived/p1/empty/")).isEmpty();
 			assertThat(r.entry("meta/big.bin").orElseThrow().chunks()).isEqualTo(3);

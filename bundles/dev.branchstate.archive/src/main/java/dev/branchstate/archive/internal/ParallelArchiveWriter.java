@@ -214,6 +214,8 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			if (data.length <= chunkSize) {
 				Slot slot = takeSlot(r.name);
 				slot.raw.clear().put(data).flip();
+				bytesIn += data.length;
+				progress.planned(0, data.length);
 				submitSmall(r, slot, null, data.length);
 			} else {
 				submitStream(r, Channels.newChannel(new java.io.ByteArrayInputStream(data)));
