@@ -35,6 +35,8 @@ class DifferentialTest {
 			Files.writeString(out.resolve("src/pkg/F2.java"), Files.readString(out.resolve("src/pkg/F2.java")).toUpperCase());
 			// same content, different time: CRC decides, file not rewritten
 			Files.setLastModifiedTime(out.resolve("src/pkg/F4.java"), FileTime.fromMillis(5));
+			// longer on disk than in the archive: rewritten in place, then cut to size
+			Files.writeString(out.resolve("src/pkg/F5.java"), "x".repeat(20_000));
 			Files.delete(out.resolve("src/pkg/sub/big.dat"));
 			Files.writeString(out.resolve("stray.txt"), "x");
 			Files.createDirectories(out.resolve("strays/deep"));
@@ -45,9 +47,10 @@ class DifferentialTest {
 			ExtractResult res = r.extract(out,
 					ExtractOptions.defaults().withPrefix("c/p/").withDifferential(true).withMirror(true));
 
-			assertThat(res.written()).containsExactlyInAnyOrder("src/pkg/F2.java", "src/pkg/sub/big.dat", "src/link");
+			assertThat(res.written()).containsExactlyInAnyOrder("src/pkg/F2.java", "src/pkg/F5.java",
+					"src/pkg/sub/big.dat", "src/link");
 			assertThat(res.removed()).containsExactlyInAnyOrder("stray.txt", "strays/");
-			assertThat(res.skipped()).isEqualTo(r.entries("c/p/").stream().filter(e -> !e.isDirectory()).count() - 3);
+			assertThat(res.skipped()).isEqualTo(r.entries("c/p/").stream().filter(e -> !e.isDirectory()).count() - 4);
 			assertThat(Files.getLastModifiedTime(out.resolve("src/pkg/F3.java"))).isEqualTo(untouched);
 			assertThat(Files.getLastModifiedTime(out.resolve("src/pkg/F4.java"))).isEqualTo(FileTime.fromMillis(5));
 			Files.setLastModifiedTime(out.resolve("src/pkg/F4.java"), Files.getLastModifiedTime(src.resolve("src/pkg/F4.java")));
