@@ -73,7 +73,8 @@ final class ProjectIndex {
 	private final Map<String, UnitSummary> units = new HashMap<>();
 	/** store file → unit paths it holds */
 	private final Map<String, Set<String>> fileUnits = new HashMap<>();
-	private final Map<String, List<Declaration>> declarationsByName = new HashMap<>();
+	/** simple name → unit path → the unit's declarations of that name (removing a unit touches only its names) */
+	private final Map<String, Map<String, List<Declaration>>> declarationsByName = new HashMap<>();
 	private final Map<String, Set<String>> referencesByName = new HashMap<>();
 	private boolean loaded;
 
@@ -309,7 +310,8 @@ final class ProjectIndex {
 		units.put(s.path(), s);
 		fileUnits.computeIfAbsent(file, k -> new HashSet<>()).add(s.path());
 		for (Declaration d : s.declarations()) {
-			declarationsByName.computeIfAbsent(d.name(), k -> new ArrayList<>()).add(d);
+			declarationsByName.computeIfAbsent(d.name(), k -> new HashMap<>())
+					.computeIfAbsent(s.path(), k -> new ArrayList<>(1)).add(d);
 		}
 		for (String name : s.references()) {
 			referencesByName.computeIfAbsent(name, k -> new HashSet<>()).add(s.path());
@@ -321,18 +323,10 @@ final class ProjectIndex {
 		if (s == null) {
 			return;
 		}
-		Set<String> names = new HashSet<>();
 		for (Declaration d : s.declarations()) {
-			names.add(d.name());
-		}
-		IPath file = s.declarations().isEmpty() ? null : s.declarations().get(0).file();
-		for (String name : names) {
-			List<Declaration> list = declarationsByName.get(name);
-			if (list != null) {
-				list.removeIf(x -> x.file().equals(file));
-				if (list.isEmpty()) {
-					declarationsByName.remove(name);
-				}
+			Map<String, List<Declaration>> byUnit = declarationsByName.get(d.name());
+			if (byUnit != null && byUnit.remove(path) != null && byUnit.isEmpty()) {
+				declarationsByName.remove(d.name());
 			}
 		}
 		for (String name : s.references()) {
@@ -347,7 +341,8 @@ final class ProjectIndex {
 	}
 
 	List<Declaration> declarations(String name) {
-		return List.copyOf(declarationsByName.getOrDefault(name, List.of()));
+		Map<String, List<Declaration>> byUnit = declarationsByName.get(name);
+		return byUnit == null ? List.of() : byUnit.values().stream().flatMap(List::stream).toList();
 	}
 
 	List<IPath> referencing(String name) {
