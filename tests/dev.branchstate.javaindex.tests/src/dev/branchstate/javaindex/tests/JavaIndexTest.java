@@ -197,7 +197,7 @@ class JavaIndexTest {
 	}
 
 	@Test
-	void indexesRealSourcesIncrementallyAndARestoredIndexAnswersLikeAFreshOne(@TempDir Path temp) throws Exception {
+	void indexesRealSourcesIncrementallyAndAnswersLikeAnIndexBuiltFromScratch(@TempDir Path temp) throws Exception {
 		Map<String, byte[]> oldSources = Sources.jar("old");
 		Map<String, byte[]> newSources = Sources.jar("new");
 		IProject p = project("lang");
@@ -236,73 +236,9 @@ class JavaIndexTest {
 		assertThat(parsed(updates, p)).isEqualTo(prefixed("src/", changed));
 		assertThat(index.declarations(p, "Strings")).extracting(Declaration::kind).contains(Kind.CLASS);
 
-		// the state of "new", saved through the contributor as the state service does
-		IStateContributor contributor = contributor();
-		assertThat(contributor.appliesTo(p)).isTrue();
-		Path stateNew = temp.resolve("new.zip");
-		StateArchives.save(contributor, p, "n".repeat(40), stateNew);
-
-		// back to old
-		Sources.sync(src, oldSources);
-		p.refreshLocal(IResource.DEPTH_INFINITE, null);
-		settle();
-		assertThat(index.declarations(p, "Strings")).isEmpty();
-
-		// exact restore of "new": checkout, restore before the refresh (the switch protocol's gate), then refresh
-		updates = record();
-		try {
-			Sources.sync(src, newSources);
-			StateArchives.restore(contributor, p, stateNew, "n".repeat(40), Set.of());
-			p.refreshLocal(IResource.DEPTH_INFINITE, null);
-			settle();
-		} finally {
-			stopRecording();
-		}
-		assertThat(parsed(updates, p)).as("nothing parsed after an exact restore").isEmpty();
-		assertThat(updates).filteredOn(u -> u.cause() == Cause.DELTA).isNotEmpty()
-				.allSatisfy(u -> assertThat(u.parsed()).isEmpty());
-		JavaIndexService.RestoreStats stats = ((JavaIndexService) index).lastRestore(p);
-		assertThat(stats.filesWritten()).as("store files rewritten: those of the changed units")
-				.isEqualTo(changed.size());
-		assertThat(stats.filesUnchanged()).isGreaterThanOrEqualTo(newSources.size() - changed.size());
-		assertThat(((JavaIndexService) index).dump(p)).isEqualTo(freshDump(p, temp.resolve("fresh1"), 0));
-
-		// B' = new + local changes: a changed, an added and a deleted file handed over as changed paths
-		String modified = "org/apache/commons/lang3/CharUtils.java";
-		String deleted = "org/apache/commons/lang3/Range.java";
-		String added = "org/apache/commons/lang3/Brand.java";
-		Map<String, byte[]> next = new HashMap<>(newSources);
-		String text = new String(next.get(modified), StandardCharsets.UTF_8);
-		next.put(modified, text.substring(0, text.lastIndexOf('}'))
-				.concat("    public static int branchstateProbe(final char ch) { return ch; }\n}\n")
-				.getBytes(StandardCharsets.UTF_8));
-		next.remove(deleted);
-		next.put(added, "package org.apache.commons.lang3;\npublic class Brand extends Range<String> { }\n"
-				.getBytes(StandardCharsets.UTF_8));
-		Sources.sync(src, oldSources);
-		p.refreshLocal(IResource.DEPTH_INFINITE, null);
-		settle();
-		updates = record();
-		try {
-			Sources.sync(src, next);
-			Set<IPath> handed = Set.of(IPath.fromPortableString("src/" + modified),
-					IPath.fromPortableString("src/" + deleted), IPath.fromPortableString("src/" + added));
-			StateArchives.restore(contributor, p, stateNew, "n".repeat(40), handed);
-			p.refreshLocal(IResource.DEPTH_INFINITE, null);
-			settle();
-		} finally {
-			stopRecording();
-		}
-		IndexUpdate replay = updates.stream().filter(u -> u.cause() == Cause.RESTORE).findFirst().orElseThrow();
-		assertThat(replay.parsed()).extracting(IPath::toString).containsExactly("src/" + added, "src/" + modified);
-		assertThat(replay.removed()).extracting(IPath::toString).containsExactly("src/" + deleted);
-		assertThat(parsed(updates, p)).containsExactlyInAnyOrder("src/" + added, "src/" + modified);
-		assertThat(index.declarations(p, "branchstateProbe")).singleElement().extracting(Declaration::signature)
-				.isEqualTo("branchstateProbe(char) : int");
-		assertThat(index.declarations(p, "Brand")).singleElement().extracting(Declaration::signature)
-				.isEqualTo("Range<String>");
-		// (the fresh index here uses the sharded store layout: both layouts answer alike)
-		assertThat(((JavaIndexService) index).dump(p)).isEqualTo(freshDump(p, temp.resolve("fresh2"), 7));
+		// an index built from scratch answers alike, in either store layout (restores: StateServiceRestoreTest)
+		assertThat(((JavaIndexService) index).dump(p)).isEqualTo(freshDump(p, temp.resolve("fresh1"), 0))
+				.isEqualTo(freshDump(p, temp.resolve("fresh2"), 7));
 		p.delete(true, true, null);
 		settle();
 	}
@@ -317,30 +253,6 @@ class JavaIndexTest {
 		settle();
 		assertThat(index.files(empty)).isEmpty();
 		empty.delete(true, true, null);
-	}
-
-	@Test
-	void aStateThatCannotBeRestoredLeavesAnIndexThatIsRebuilt(@TempDir Path temp) throws Exception {
-		IProject p = project("torn");
-		write(p, "src/q/Kept.java", "package q;\npublic class Kept { void keep() { } }\n");
-		settle();
-		assertThat(index.declarations(p, "keep")).hasSize(1);
-		Path archive = temp.resolve("torn.zip");
-		String format = Files.readString(((JavaIndexService) index).storeOf(p).resolve("index.properties"));
-		StateArchives.write(p, archive, Map.of("store/index.properties", format.getBytes(StandardCharsets.UTF_8),
-				"store/units/src/q/Kept.java.bin", "not an EMF binary resource".getBytes(StandardCharsets.UTF_8),
-				"unindexed", new byte[0]));
-		IStateContributor contributor = contributor();
-		org.assertj.core.api.Assertions
-				.assertThatThrownBy(() -> StateArchives.restore(contributor, p, archive, "t".repeat(40), Set.of()))
-				.isInstanceOf(CoreException.class).hasMessageContaining("torn");
-		settle();
-		// as if never restored: the store was dropped and the index rebuilt from the sources
-		assertThat(index.declarations(p, "keep")).singleElement().extracting(Declaration::container)
-				.isEqualTo("q.Kept");
-		assertThat(((JavaIndexService) index).dump(p)).isEqualTo(freshDump(p, temp.resolve("fresh"), 0));
-		p.delete(true, true, null);
-		settle();
 	}
 
 	/** @return the contributor as the state service creates it: from the extension registry */

@@ -31,10 +31,17 @@ import org.osgi.framework.BundleContext;
 import org.osgi.framework.FrameworkUtil;
 import org.osgi.util.tracker.ServiceTracker;
 
+import dev.branchstate.archive.ArchiveEntry;
+import dev.branchstate.archive.ArchiveReader;
+import dev.branchstate.archive.ArchiveWriter;
+import dev.branchstate.archive.Archives;
+import dev.branchstate.archive.WriteOptions;
 import dev.branchstate.core.BranchstatePreferences;
 import dev.branchstate.core.IStateService;
 import dev.branchstate.core.RestoreResult;
+import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateInfo;
+import dev.branchstate.javaindex.Declaration;
 import dev.branchstate.javaindex.IJavaIndex;
 import dev.branchstate.javaindex.IndexUpdate;
 import dev.branchstate.javaindex.IndexUpdate.Cause;
@@ -129,14 +136,21 @@ class StateServiceRestoreTest {
 			assertThat(index.declarations(project, "Strings")).isNotEmpty();
 			assertThat(index.dump(project)).isEqualTo(freshDump(project, temp.resolve("fresh-b")));
 
-			// B2 = B + one commit: the state of B is restored, then the one changed file is parsed
+			// B2 = B + one commit that changes, adds and deletes a file: the state of B is restored, then exactly
+			// the added and the changed file are parsed and the deleted one dropped
 			git.checkout().setCreateBranch(true).setName("B2").call();
 			String changed = "src/org/apache/commons/lang3/BooleanUtils.java";
+			String added = "src/org/apache/commons/lang3/Brand.java";
+			String deleted = "src/org/apache/commons/lang3/Range.java";
 			Path file = work.resolve(changed);
 			String text = Files.readString(file, StandardCharsets.UTF_8);
 			Files.writeString(file, text.substring(0, text.lastIndexOf('}'))
 					+ "    public static boolean branchstateProbe() { return true; }\n}\n", StandardCharsets.UTF_8);
+			Files.writeString(work.resolve(added),
+					"package org.apache.commons.lang3;\npublic class Brand extends Range<String> { }\n");
+			Files.delete(work.resolve(deleted));
 			git.add().addFilepattern(".").call();
+			git.add().addFilepattern(".").setUpdate(true).call();
 			git.commit().setMessage("B2").call();
 			git.checkout().setName("A").call();
 			settle(project);
@@ -145,15 +159,20 @@ class StateServiceRestoreTest {
 			try {
 				git.checkout().setName("B2").call();
 				RestoreResult restored = states.restore(gitDir, b.name(), new NullProgressMonitor());
-				assertThat(restored.changedSources()).isEqualTo(1);
+				assertThat(restored.changedSources()).as("changed and added sources touched (the deleted one is gone)")
+						.isEqualTo(2);
 				settle(project);
 			} finally {
 				index.removeListener(recorder);
 			}
 			IndexUpdate replay = updates.stream().filter(u -> u.cause() == Cause.RESTORE).findFirst().orElseThrow();
-			assertThat(replay.parsed()).extracting(IPath::toString).containsExactly(changed);
-			assertThat(parsed(updates)).containsExactly(changed);
+			assertThat(replay.parsed()).extracting(IPath::toString).containsExactly(changed, added);
+			assertThat(replay.removed()).extracting(IPath::toString).containsExactly(deleted);
+			assertThat(parsed(updates)).containsExactlyInAnyOrder(changed, added);
 			assertThat(index.declarations(project, "branchstateProbe")).hasSize(1);
+			assertThat(index.declarations(project, "Brand")).singleElement().extracting(Declaration::signature)
+					.isEqualTo("Range<String>");
+			assertThat(index.declarations(project, "Range")).isEmpty();
 			assertThat(index.dump(project)).isEqualTo(freshDump(project, temp.resolve("fresh-b2")));
 			project.delete(false, true, null);
 		}
@@ -212,6 +231,84 @@ class StateServiceRestoreTest {
 			assertThat(index.dump(project)).isEqualTo(freshDump(project, temp.resolve("fresh")));
 			project.delete(false, true, null);
 		}
+	}
+
+	@Test
+	void aStoredIndexThatCannotBeLoadedIsDroppedAndRebuilt(@TempDir Path temp) throws Exception {
+		Path work = temp.resolve("repo");
+		Files.createDirectories(work.resolve("src/q"));
+		try (Git git = Git.init().setInitialBranch("main").setDirectory(work.toFile()).call()) {
+			IProjectDescription description = WORKSPACE.newProjectDescription("torn-git");
+			description.setLocation(IPath.fromPath(work));
+			IProject project = WORKSPACE.getRoot().getProject("torn-git");
+			project.create(description, null);
+			project.open(null);
+			Files.writeString(work.resolve("src/q/Kept.java"), "package q;\npublic class Kept { void keep() { } }\n");
+			commit(git, project, "kept");
+			File gitDir = git.getRepository().getDirectory();
+			StateInfo state = states.save(gitDir, new NullProgressMonitor());
+
+			// the unit's store file in the archive replaced by bytes that are not an EMF resource (CRC and sizes
+			// right: the archive passes verification, the contributor's load fails)
+			String unit = "store/units/src/q/Kept.java.bin";
+			Path damaged = temp.resolve("damaged.zip");
+			int replaced = 0;
+			try (ArchiveReader reader = Archives.open(state.archive());
+					ArchiveWriter writer = Archives.newWriter(damaged, WriteOptions.defaults())) {
+				for (ArchiveEntry e : reader.entries()) {
+					if (e.isDirectory()) {
+						writer.addDirectory(e.name(), e.mode(), e.lastModified());
+					} else {
+						byte[] content = reader.readAllBytes(e.name(), 64 << 20);
+						if (e.name().endsWith('/' + unit)) {
+							content = "not an EMF binary resource".getBytes(StandardCharsets.UTF_8);
+							replaced++;
+						}
+						writer.addBytes(e.name(), content, e.mode(), e.lastModified());
+					}
+				}
+				writer.commit();
+			}
+			assertThat(replaced).isOne();
+			Files.move(damaged, state.archive(), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+			// the store on disk differs from the state, so the restore rewrites (and then reads) that file
+			Files.writeString(work.resolve("src/q/Kept.java"), "package q;\npublic class Kept { void gone() { } }\n");
+			settle(project);
+			Files.writeString(work.resolve("src/q/Kept.java"), "package q;\npublic class Kept { void keep() { } }\n");
+
+			List<StateEvent> events = new CopyOnWriteArrayList<>();
+			dev.branchstate.core.IStateListener listener = events::add;
+			states.addStateListener(listener);
+			try {
+				states.restore(gitDir, state.commitId(), new NullProgressMonitor());
+			} catch (org.eclipse.core.runtime.CoreException e) {
+				// when no part of the state could be restored, the restore fails as a whole
+			} finally {
+				states.removeStateListener(listener);
+			}
+			// the restore (partly done, or failed) reports the index of the project as not restored
+			assertThat(events).filteredOn(e -> !e.status().isOK()).singleElement()
+					.satisfies(e -> assertThat(messages(e.status())).contains("torn-git"));
+			settle(project);
+			// as if never restored: the store was dropped and the index rebuilt from the sources
+			assertThat(index.declarations(project, "keep")).singleElement().extracting(Declaration::container)
+					.isEqualTo("q.Kept");
+			assertThat(index.declarations(project, "gone")).isEmpty();
+			assertThat(index.dump(project)).isEqualTo(freshDump(project, temp.resolve("fresh")));
+			project.delete(false, true, null);
+		}
+	}
+
+	/** @return the messages of a status and all its children */
+	private static String messages(org.eclipse.core.runtime.IStatus status) {
+		StringBuilder b = new StringBuilder(status.getMessage());
+		for (org.eclipse.core.runtime.IStatus child : status.getChildren()) {
+			b.append(" | ").append(messages(child));
+		}
+		if (status.getException() != null) {
+			b.append(" | ").append(status.getException().getMessage());
+		}
+		return b.toString();
 	}
 
 	/** A listener that can be removed again (a method reference is a new object each time). */
