@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# The main job (./launch demo): builds Branchstate, installs it from its update site into a fresh copy of the
-# user's IDE with the IDE's own p2 director, makes a demo Git repository from real sources (two releases of
-# Apache Commons Lang from Maven Central, committed as two branches, with their class files as git-ignored
-# derived output), and runs Branchstate on it. With a display (DISPLAY set by you, not by ./launch's Xvfb)
-# the IDE opens on the demo workspace; without one the same scenario runs headless and prints what happened.
+# The main job (./launch demo): builds Branchstate, installs it and its Java index (the examples feature) from its
+# update site into a fresh copy of the user's IDE with the IDE's own p2 director, makes a demo Git repository from
+# real sources (two releases of Apache Commons Lang from Maven Central, committed as two branches, plus a third
+# branch with one more commit, with their class files as git-ignored derived output), runs Branchstate on it, and
+# measures the end-to-end branch switch the way releng/bench/e2e does (cases a-d, one table). With a display
+# (DISPLAY set by you, not by ./launch's Xvfb) the IDE then opens on the demo workspace, the Branch States view
+# showing the states; without one the scenario runs headless and prints what happened.
 #
 # Options: --no-build (reuse the last build), --headless (never open the IDE).
 set -euo pipefail
@@ -21,6 +23,7 @@ done
 [ -n "${BRANCHSTATE_USER_DISPLAY:-}" ] || headless=1
 
 step() { printf '\n== %s\n' "$*"; }
+fail() { echo "demo: $*" >&2; exit 1; }
 
 cd "$root"
 if [ $build = 1 ]; then
@@ -30,17 +33,20 @@ fi
 site_zip=$(ls releng/dev.branchstate.site/target/dev.branchstate.site-*.zip)
 product=releng/dev.branchstate.ide/target/products/dev.branchstate.ide/linux/gtk/x86_64
 
-step "Installing Branchstate into a fresh IDE with its p2 director"
+step "Installing Branchstate and its Java index into a fresh IDE with its p2 director"
 rm -rf "$demo"
-mkdir -p "$demo"
+mkdir -p "$demo/logs"
 cp -r "$product" "$demo/eclipse"
 launcher=$(ls "$demo"/eclipse/plugins/org.eclipse.equinox.launcher_*.jar)
 eclipse() { java -Xmx2g -jar "$launcher" -nosplash "$@"; }
 start=$(date +%s%N)
 eclipse -application org.eclipse.equinox.p2.director -data "$demo/director-ws" \
-	-repository "jar:file:$root/$site_zip!/" -installIU dev.branchstate.feature.feature.group \
-	| grep -E '^(Installing|Operation completed)'
-echo "installed in $(( ($(date +%s%N) - start) / 1000000 )) ms"
+	-repository "jar:file:$root/$site_zip!/" \
+	-installIU dev.branchstate.feature.feature.group,dev.branchstate.examples.feature.feature.group \
+	> "$demo/logs/install.log" 2>&1 || { cat "$demo/logs/install.log" >&2; fail "the p2 director failed"; }
+installed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+grep -E '^(Installing|Operation completed)' "$demo/logs/install.log"
+echo "installed in $installed_ms ms"
 
 step "Making the demo repository from real sources (Apache Commons Lang 3.17.0 and 3.18.0)"
 repo=$demo/commons-lang
@@ -68,10 +74,22 @@ git -C "$repo" checkout -q -b release-3.18
 unpack_release 3.18.0
 git -C "$repo" add -A
 git -C "$repo" commit -q -m "Apache Commons Lang 3.18.0 sources"
+# release-3.18-plus (B' below) = release-3.18 + one commit: a method appended to three classes
+git -C "$repo" checkout -q -b release-3.18-plus
+for f in $(git -C "$repo" ls-files 'src/*.java' | grep -v -e package-info -e module-info | head -3); do
+	awk '{ line[NR] = $0 } /}/ { last = NR }
+		END { for (i = 1; i <= NR; i++) {
+			if (i == last) { match(line[i], /}[^}]*$/)
+				line[i] = substr(line[i], 1, RSTART - 1) "    static int branchstateDemoProbe() { return 42; }\n" substr(line[i], RSTART) }
+			print line[i] } }' "$repo/$f" > "$repo/$f.new" && mv "$repo/$f.new" "$repo/$f"
+done
+git -C "$repo" commit -q -am "One more commit: a method appended to three classes"
 git -C "$repo" checkout -q release-3.17
 unpack_release 3.17.0 # bin/ as a build of 3.17 would leave it
 git -C "$repo" diff --quiet HEAD || { echo "demo: the working tree of release-3.17 is not clean" >&2; exit 1; }
 echo "$(git -C "$repo" ls-files | wc -l) tracked files, branches: $(git -C "$repo" branch --format='%(refname:short)' | tr '\n' ' ')"
+echo "release-3.17 -> release-3.18 changes $(git -C "$repo" diff --name-only release-3.17 release-3.18 | wc -l) files," \
+	"release-3.18 -> release-3.18-plus $(git -C "$repo" diff --name-only release-3.18 release-3.18-plus | wc -l)"
 echo "$(find "$repo/bin" -type f | wc -l) derived class files in bin/ ($(du -sh "$repo/bin" | cut -f1))"
 
 step "Branchstate in the installed IDE"
@@ -80,13 +98,23 @@ ws=$demo/workspace
 printf 'dev.branchstate.core/derivedFolders=bin\n' > "$demo/plugin_customization.ini"
 app() { eclipse -data "$ws" -pluginCustomization "$demo/plugin_customization.ini" -application dev.branchstate.core.app "$@" 2>&1 \
 	| grep -v -E '^(INFO: Registered provider|[A-Z][a-z]{2} [0-9]+, [0-9]{4} .*BaseActivator log)'; }
-app status
+app status > "$demo/logs/status.log" || { cat "$demo/logs/status.log" >&2; fail "status found a problem"; }
+grep -E '^(bundle|extension-point|contribution dev.branchstate.core.contributors)' "$demo/logs/status.log"
+grep -q 'contribution dev.branchstate.core.contributors contributor dev.branchstate.javaindex from dev.branchstate.javaindex' \
+	"$demo/logs/status.log" || fail "the Java index is not registered as a contributor"
 app import "$repo"
 
-expect_build_output() { # version: bin/ must be byte-identical to the class files of that release's jar
+expected_classes() { # version: prints a folder holding the class files of that release's jar
 	local expected=$demo/expected-$1
-	rm -rf "$expected" && mkdir -p "$expected"
-	unzip -q -o "$demo/jars/commons-lang3-$1.jar" -d "$expected" -x 'META-INF/*'
+	if [ ! -d "$expected" ]; then
+		mkdir -p "$expected"
+		unzip -q -o "$demo/jars/commons-lang3-$1.jar" -d "$expected" -x 'META-INF/*'
+	fi
+	echo "$expected"
+}
+expect_build_output() { # version: bin/ must be byte-identical to the class files of that release's jar
+	local expected
+	expected=$(expected_classes "$1")
 	if diff -r -q "$expected" "$repo/bin" >/dev/null; then
 		echo "bin/ is byte-identical to the $1 build output ($(find "$repo/bin" -type f | wc -l) files)"
 	else
@@ -95,8 +123,21 @@ expect_build_output() { # version: bin/ must be byte-identical to the class file
 		exit 1
 	fi
 }
+build_output() { # version: plays the builder (the demo project has none): bin/ as a build of that release leaves it,
+	# only the class files that differ written, the stale ones removed
+	local expected f
+	expected=$(expected_classes "$1")
+	(cd "$expected" && find . -type f -print0) | while IFS= read -r -d '' f; do
+		cmp -s "$expected/$f" "$repo/bin/$f" || { mkdir -p "$(dirname "$repo/bin/$f")" && cp "$expected/$f" "$repo/bin/$f"; }
+	done
+	(cd "$repo/bin" && find . -type f -print0) | while IFS= read -r -d '' f; do
+		[ -e "$expected/$f" ] || rm -f "$repo/bin/$f"
+	done
+	find "$repo/bin" -mindepth 1 -type d -empty -delete
+}
+untouched() { git -C "$repo" diff --quiet HEAD && echo "Git-tracked files untouched (git diff is empty)" || fail "git diff is not empty"; }
 
-step "On release-3.17: save its state"
+step "On release-3.17: save its state (after the Java index has indexed the sources)"
 app save "$repo"
 
 step "Terminal checkout of release-3.18; its build output replaces bin/, then its state is saved too"
@@ -110,15 +151,87 @@ step "Back to release-3.17 (terminal checkout): restore instead of rebuilding"
 git -C "$repo" checkout -q release-3.17
 app restore "$repo"
 expect_build_output 3.17.0
-git -C "$repo" diff --quiet HEAD && echo "Git-tracked files untouched (git diff is empty)"
+untouched
 
 step "In-IDE checkout (JGit) of release-3.18: the switch protocol saves release-3.17 on the way and restores release-3.18"
-app switch "$repo" release-3.18
+app switch "$repo" release-3.18 | grep -v '^result '
 expect_build_output 3.18.0
-git -C "$repo" diff --quiet HEAD && echo "Git-tracked files untouched (git diff is empty)"
+untouched
 app verify "$repo"
 
+step "The switch release-3.17 -> release-3.18 measured four ways (as releng/bench/e2e does), each from release-3.17 with its bin/ and index"
+index=$ws/.metadata/.plugins/dev.branchstate.javaindex/index
+[ -d "$index" ] || fail "no Java index in $index"
+rows=()
+declare -A wall
+measure() { # case letter, table label, then the switch command's arguments after the repository: the last switch is measured
+	local id=$1 label=$2 log=$demo/logs/case-$1.log
+	shift 2
+	app switch "$repo" "$@" > "$log" || { cat "$log" >&2; fail "case $id failed (log: $log)"; }
+	local result kv since bins indexed
+	result=$(grep '^result ' "$log" | tail -1)
+	[ -n "$result" ] || { cat "$log" >&2; fail "case $id printed no result"; }
+	local started_ms=0 total_ms=0 checkout_ms=0 restored_files=0 restored_bytes=0 saved_files=0 saved_bytes=0
+	for kv in ${result#result }; do
+		case ${kv%%=*} in
+		started_ms | total_ms | checkout_ms | restored_files | restored_bytes | saved_files | saved_bytes)
+			printf -v "${kv%%=*}" '%s' "${kv#*=}" ;;
+		esac
+	done
+	# files written since the measured checkout began (ctime: a restore keeps the stored modification times)
+	since="@$((started_ms / 1000)).$(printf '%03d' $((started_ms % 1000)))"
+	bins=$(find "$repo/bin" -type f -newerct "$since" | wc -l)
+	indexed=$(find "$index" -type f -newerct "$since" | wc -l)
+	wall[$id]=$total_ms
+	rows+=("| $label | $total_ms | $checkout_ms | $((total_ms - checkout_ms)) | $restored_files | $(mb "$restored_bytes") | $bins | $indexed | $saved_files | $(mb "$saved_bytes") |")
+	echo "$id) $total_ms ms: restored $restored_files files ($(mb "$restored_bytes") MB), saved $saved_files ($(mb "$saved_bytes") MB);" \
+		"rewritten $bins in bin/, $indexed in the index"
+}
+mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1e6 }'; }
+ratio() { awk -v x="$1" -v y="$2" 'BEGIN { printf "%.2f", (y > 0 ? x / y : 0) }'; }
+back_to_317() { # with Branchstate: saves the state being left, restores the one of release-3.17
+	app switch "$repo" release-3.17 > "$demo/logs/back-to-3.17-$1.log" \
+		|| { cat "$demo/logs/back-to-3.17-$1.log" >&2; fail "switch back to release-3.17 failed"; }
+	expect_build_output 3.17.0 >/dev/null
+}
+# Each case is one IDE session of three switches (A→B→A→B), the last one measured: the JVM is warm, as in an IDE
+# that has been running, and in b and c the session knows that the state of A it restored is stored.
+back_to_317 a
+measure a "a) A→B, Branchstate off (the index re-indexes what changed)" \
+	--without-branchstate release-3.18 release-3.17 release-3.18
+expect_build_output 3.17.0 >/dev/null # nothing restored; a build would now compile 3.18: the script plays it
+build_output 3.18.0
+back_to_317 b
+measure b "b) A→B, exact state of B restored" release-3.18 release-3.17 release-3.18
+expect_build_output 3.18.0 >/dev/null
+back_to_317 c
+measure c "c) A→B' (B + 1 commit): state of B + replay of 3 files" release-3.18-plus release-3.17 release-3.18-plus
+expect_build_output 3.18.0 >/dev/null # the state of B; no compiler rebuilds the 3 changed classes here
+back_to_317 d
+app delete "$repo" > "$demo/logs/delete.log"
+# d's warm-up switches run without Branchstate, so that no state exists when the measured one starts
+measure d "d) A→B, no state of A or B (A saved on the way)" \
+	--without-branchstate release-3.18 release-3.17 --with-branchstate release-3.18
+expect_build_output 3.17.0 >/dev/null # nothing restored: the script plays the build of 3.18 again
+build_output 3.18.0
+app save "$repo" > "$demo/logs/save-3.18.log"
+untouched
+
+echo
+echo "| case | wall ms | checkout ms | after checkout ms | files restored | MB restored | bin/ files rewritten | index files rewritten | files saved | MB saved |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+printf '%s\n' "${rows[@]}"
+echo
+echo "a/b = $(ratio "${wall[a]}" "${wall[b]}"), a/c = $(ratio "${wall[a]}" "${wall[c]}"), d/a = $(ratio "${wall[d]}" "${wall[a]}")"
+echo "Wall time: from the checkout until the switch is handled, the project refreshed and built and the Java index idle;"
+echo "each row is the last of three switches A→B→A→B in one session (warm JVM). Restored and saved figures of b, c and d"
+echo "include the class folder bin/ (with the Java index); in a no compiler runs, which leaves bin/ to a build."
+echo "Logs: ${demo#$root/}/logs/"
+echo
+app list "$repo" | tail -1
+app verify "$repo" | tail -1
+
 if [ $headless = 0 ]; then
-	step "Opening the IDE on the demo workspace (close it to end the demo)"
-	DISPLAY=$BRANCHSTATE_USER_DISPLAY eclipse -data "$demo/workspace"
+	step "Opening the IDE on the demo workspace: the Branch States view lists the states (close the IDE to end the demo)"
+	DISPLAY=$BRANCHSTATE_USER_DISPLAY eclipse -data "$ws"
 fi

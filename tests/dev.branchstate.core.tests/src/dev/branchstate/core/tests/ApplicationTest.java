@@ -2,16 +2,30 @@ package dev.branchstate.core.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
+import org.eclipse.core.resources.IFile;
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.resources.IResource;
+import org.eclipse.core.runtime.CoreException;
+import org.eclipse.core.runtime.IProgressMonitor;
+import org.eclipse.core.runtime.IStatus;
+import org.eclipse.core.runtime.Status;
+import org.eclipse.core.runtime.jobs.Job;
+import org.eclipse.core.runtime.preferences.InstanceScope;
 import org.eclipse.equinox.app.IApplication;
 import org.eclipse.equinox.app.IApplicationContext;
 import org.junit.jupiter.api.AfterEach;
@@ -20,7 +34,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.osgi.framework.Bundle;
 
+import dev.branchstate.core.BranchstatePreferences;
+import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateInfo;
+import dev.branchstate.core.internal.app.BackgroundJobs;
 import dev.branchstate.core.internal.app.BranchstateApplication;
 
 /** The headless application's commands, run in this runtime with the store of the fixture. */
@@ -68,13 +85,13 @@ class ApplicationTest {
 
 		assertThat(run("save", repo)).isEqualTo(IApplication.EXIT_OK);
 		String commit = f.git.getRepository().resolve("HEAD").name();
-		assertThat(out).startsWith("saved " + commit);
+		assertThat(line("saved ")).startsWith("saved " + commit);
 		assertThat(run("list", repo)).isEqualTo(IApplication.EXIT_OK);
 		assertThat(out).contains("state " + commit + " branches=main").contains("1 state(s)");
 
 		Files.write(f.workTree.resolve("bin/A.class"), new byte[] { 1 });
 		assertThat(run("restore", repo)).isEqualTo(IApplication.EXIT_OK);
-		assertThat(out).startsWith("restored " + commit).contains("written=1");
+		assertThat(line("restored ")).startsWith("restored " + commit).contains("written=1");
 		assertThat(Files.readAllBytes(f.workTree.resolve("bin/A.class"))).isEqualTo(a);
 
 		assertThat(run("verify", repo)).isEqualTo(IApplication.EXIT_OK);
@@ -122,6 +139,239 @@ class ApplicationTest {
 		} finally {
 			project.delete(IResource.NEVER_DELETE_PROJECT_CONTENT | IResource.FORCE, null);
 		}
+	}
+
+	/** A job still writing derived data when {@code save} is called (an indexer after a refresh, say). */
+	@Test
+	void saveWaitsUntilTheBackgroundJobsAreDone() throws Exception {
+		f.output(Map.of("A.class", Fixtures.random(1_000, 1)));
+		byte[] late = Fixtures.random(5_000, 2);
+		IFile lateFile = f.project.getFile("bin/Late.class");
+		Job writer = new Job("test: late writer") {
+			@Override
+			protected IStatus run(IProgressMonitor monitor) {
+				try {
+					Thread.sleep(700);
+					lateFile.create(new ByteArrayInputStream(late), IResource.FORCE, monitor);
+					return Status.OK_STATUS;
+				} catch (InterruptedException | CoreException e) {
+					return Status.error(e.getMessage(), e);
+				}
+			}
+		};
+		writer.schedule();
+		String repo = f.workTree.toString();
+
+		assertThat(run("save", repo)).as(err).isEqualTo(IApplication.EXIT_OK);
+		Matcher waited = Pattern.compile("waited (\\d+) ms for background jobs").matcher(out);
+		assertThat(waited.find()).as(out).isTrue();
+		assertThat(Long.parseLong(waited.group(1))).isGreaterThanOrEqualTo(600);
+		assertThat(writer.getResult()).isNotNull().matches(IStatus::isOK);
+
+		Files.delete(f.workTree.resolve("bin/Late.class"));
+		assertThat(run("restore", repo)).as(err).isEqualTo(IApplication.EXIT_OK);
+		assertThat(Files.readAllBytes(f.workTree.resolve("bin/Late.class"))).isEqualTo(late);
+	}
+
+	/**
+	 * The wait for background jobs (save, switch): a job that hands over to another one scheduled with a delay longer
+	 * than the quiet period is waited for; a job that runs longer than the time out is named and not waited for.
+	 */
+	@Test
+	void theWaitForBackgroundJobsSeesAJobScheduledWithADelayAndIsBounded() throws Exception {
+		AtomicBoolean ran = new AtomicBoolean();
+		Job second = Job.create("test: second job", (IProgressMonitor monitor) -> ran.set(true));
+		Job first = new Job("test: first job") {
+			@Override
+			protected IStatus run(IProgressMonitor monitor) {
+				try {
+					Thread.sleep(200);
+				} catch (InterruptedException e) {
+					Thread.currentThread().interrupt();
+				}
+				second.schedule(400);
+				return Status.OK_STATUS;
+			}
+		};
+		ByteArrayOutputStream printed = new ByteArrayOutputStream();
+		PrintStream stream = new PrintStream(printed, true, StandardCharsets.UTF_8);
+		try (BackgroundJobs jobs = BackgroundJobs.watch()) {
+			jobs.await(new PrintStream(OutputStream.nullOutputStream())); // what earlier tests left running
+			first.schedule();
+			long waited = jobs.await(stream);
+			assertThat(ran).as("the second job ran before the wait ended").isTrue();
+			assertThat(waited).isGreaterThanOrEqualTo(550);
+			assertThat(printed.toString(StandardCharsets.UTF_8)).isEqualTo("waited " + waited + " ms for background jobs"
+					+ System.lineSeparator());
+		}
+
+		printed.reset();
+		Job endless = new Job("test: endless job") {
+			@Override
+			protected IStatus run(IProgressMonitor monitor) {
+				long end = System.currentTimeMillis() + 20_000;
+				while (!monitor.isCanceled() && System.currentTimeMillis() < end) {
+					try {
+						Thread.sleep(10);
+					} catch (InterruptedException e) {
+						Thread.currentThread().interrupt();
+						break;
+					}
+				}
+				return Status.OK_STATUS;
+			}
+		};
+		endless.schedule();
+		try (BackgroundJobs jobs = BackgroundJobs.watch()) {
+			long waited = jobs.await(stream, Duration.ofMillis(300));
+			assertThat(waited).isBetween(300L, 5_000L);
+			assertThat(printed.toString(StandardCharsets.UTF_8)).startsWith("background jobs still busy after ")
+					.contains("test: endless job (running)");
+		} finally {
+			endless.cancel();
+			endless.join();
+		}
+	}
+
+	@Test
+	void switchWithoutBranchstateThenWithItInOneOrSeveralSwitches() throws Exception {
+		String repo = f.workTree.toString();
+		byte[] mainClass = Fixtures.random(3_000, 3);
+		byte[] featureClass = Fixtures.random(4_000, 4);
+		f.output(Map.of("A.class", mainClass));
+		String main = f.git.getRepository().resolve("HEAD").name();
+		f.git.checkout().setCreateBranch(true).setName("feature").call();
+		f.write("src/A.java", "class A { int feature; }\n");
+		String feature = f.commit("feature").name();
+		f.git.checkout().setName("main").call();
+		assertThat(run("save", repo)).as(err).isEqualTo(IApplication.EXIT_OK);
+		Fixtures.setPreference(BranchstatePreferences.AUTO_SWITCH, "true");
+
+		// without Branchstate: HEAD moves, nothing is saved or restored, the preference is back afterwards
+		assertThat(run("switch", repo, "feature", "--without-branchstate")).as(err).isEqualTo(IApplication.EXIT_OK);
+		assertThat(f.git.getRepository().getBranch()).isEqualTo("feature");
+		assertThat(out).contains("automatic switching off").contains("skipped " + feature.substring(0, 10));
+		assertThat(results()).singleElement().satisfies(r -> assertThat(r).contains("branch=feature")
+				.contains("restored_files=0 restored_bytes=0").contains("saved_files=0 saved_bytes=0"));
+		assertThat(f.events(StateEvent.Kind.SAVED)).hasSize(1); // the save above
+		assertThat(f.events(StateEvent.Kind.RESTORED)).isEmpty();
+		assertThat(Files.readAllBytes(f.workTree.resolve("bin/A.class"))).isEqualTo(mainClass);
+		assertThat(InstanceScope.INSTANCE.getNode(BranchstatePreferences.NODE).get(BranchstatePreferences.AUTO_SWITCH,
+				null)).isEqualTo("true");
+
+		// feature built and saved; with Branchstate the switch back restores main and saves nothing (stored)
+		Files.write(f.workTree.resolve("bin/A.class"), featureClass);
+		assertThat(run("save", repo)).as(err).isEqualTo(IApplication.EXIT_OK);
+		assertThat(run("switch", repo, "main")).as(err).isEqualTo(IApplication.EXIT_OK);
+		assertThat(out).contains("restored " + main.substring(0, 10));
+		assertThat(Files.readAllBytes(f.workTree.resolve("bin/A.class"))).isEqualTo(mainClass);
+		long[] restored = figures(results().get(0));
+		assertThat(restored[0]).as("restored files").isPositive();
+		assertThat(restored[1]).as("restored bytes").isGreaterThanOrEqualTo(mainClass.length);
+		assertThat(restored[2]).as("saved files").isZero();
+		assertThat(run("list", repo)).isEqualTo(IApplication.EXIT_OK);
+		assertThat(out).contains("2 state(s)");
+
+		// two switches in one run: one result line each, each restoring the state of its branch
+		assertThat(run("switch", repo, "feature", "main")).as(err).isEqualTo(IApplication.EXIT_OK);
+		List<String> results = results();
+		assertThat(results).hasSize(2);
+		assertThat(results.get(0)).contains("branch=feature");
+		assertThat(results.get(1)).contains("branch=main");
+		assertThat(figures(results.get(0))[0]).isPositive();
+		assertThat(figures(results.get(1))[0]).isPositive();
+		assertThat(f.git.getRepository().getBranch()).isEqualTo("main");
+		assertThat(Files.readAllBytes(f.workTree.resolve("bin/A.class"))).isEqualTo(mainClass);
+
+		// the option before a branch holds for the switches after it: off to feature, on again back to main
+		assertThat(run("switch", repo, "--without-branchstate", "feature", "--with-branchstate", "main")).as(err)
+				.isEqualTo(IApplication.EXIT_OK);
+		results = results();
+		assertThat(results).hasSize(2);
+		assertThat(figures(results.get(0))).as(out).containsExactly(0, 0, 0);
+		assertThat(out.lines().filter(l -> l.contains("automatic switching is off"))).as(out).singleElement()
+				.satisfies(l -> assertThat(l).startsWith("skipped " + feature.substring(0, 10)));
+		// back on main with Branchstate: the build after the first switch made feature's output as far as Branchstate
+		// knows (the builders ran on feature), so that is saved on the way; main's state is restored
+		long[] back = figures(results.get(1));
+		assertThat(back[0]).as(out).isPositive();
+		assertThat(back[2]).as(out).isPositive();
+		assertThat(out).contains("saved " + feature.substring(0, 10) + " feature")
+				.contains("restored " + main.substring(0, 10) + " main");
+		assertThat(Files.readAllBytes(f.workTree.resolve("bin/A.class"))).isEqualTo(mainClass);
+		assertThat(InstanceScope.INSTANCE.getNode(BranchstatePreferences.NODE).get(BranchstatePreferences.AUTO_SWITCH,
+				null)).isEqualTo("true");
+
+		// no state left: the switch saves the state it leaves on the way and restores nothing
+		assertThat(run("delete", repo)).as(err).isEqualTo(IApplication.EXIT_OK);
+		assertThat(run("switch", repo, "feature")).as(err).isEqualTo(IApplication.EXIT_OK);
+		long[] d = figures(results().get(0));
+		assertThat(d[0]).as("restored files").isZero();
+		assertThat(d[2]).as("saved files").isPositive();
+		assertThat(out).contains("saved " + main.substring(0, 10) + " main");
+		assertThat(f.service.states(f.gitDir())).anySatisfy(s -> assertThat(s.commitId()).isEqualTo(main));
+
+		// the previous value of the preference is put back, also when there was none
+		Fixtures.setPreference(BranchstatePreferences.AUTO_SWITCH, null);
+		assertThat(run("switch", repo, "main", "--without-branchstate")).as(err).isEqualTo(IApplication.EXIT_OK);
+		assertThat(InstanceScope.INSTANCE.getNode(BranchstatePreferences.NODE).get(BranchstatePreferences.AUTO_SWITCH,
+				null)).isNull();
+
+		assertThat(run("switch", repo)).isEqualTo(2);
+		assertThat(run("switch", repo, "main", "--with-nothing")).isEqualTo(2);
+		assertThat(err).contains("unknown option --with-nothing");
+		assertThat(run("switch", repo, "--without-branchstate", "main", "feature", "--with-branchstate")).isEqualTo(2);
+		assertThat(f.git.getRepository().getBranch()).isEqualTo("main");
+	}
+
+	@Test
+	void deleteRemovesTheStatesOfTheRepositoryOrTheOneOfACommit() throws Exception {
+		String repo = f.workTree.toString();
+		f.output(Map.of("A.class", Fixtures.random(2_000, 5)));
+		assertThat(run("save", repo)).as(err).isEqualTo(IApplication.EXIT_OK);
+		String first = f.git.getRepository().resolve("HEAD").name();
+		f.git.checkout().setCreateBranch(true).setName("other").call();
+		f.write("src/C.java", "class C {}\n");
+		String second = f.commit("other").name();
+		assertThat(run("save", repo)).as(err).isEqualTo(IApplication.EXIT_OK);
+		assertThat(f.service.states(f.gitDir())).hasSize(2);
+
+		assertThat(run("delete", repo, first)).as(err).isEqualTo(IApplication.EXIT_OK);
+		assertThat(out).contains("deleted " + first + " branches=main").contains("1 state(s) deleted");
+		assertThat(f.service.states(f.gitDir())).singleElement()
+				.satisfies(s -> assertThat(s.commitId()).isEqualTo(second));
+		assertThat(run("delete", repo, "main")).isEqualTo(3);
+		assertThat(err).contains("no state stored for commit " + first);
+		assertThat(run("delete", repo, "no-such-branch")).isEqualTo(3);
+
+		assertThat(run("delete", repo)).as(err).isEqualTo(IApplication.EXIT_OK);
+		assertThat(out).contains("deleted " + second + " branches=other").contains("1 state(s) deleted");
+		assertThat(f.service.states(f.gitDir())).isEmpty();
+		assertThat(f.events(StateEvent.Kind.DELETED)).hasSize(2);
+		assertThat(run("delete", repo)).isEqualTo(IApplication.EXIT_OK);
+		assertThat(out).contains("0 state(s) deleted");
+		assertThat(run("delete")).isEqualTo(2);
+	}
+
+	/** @return the one line of the output of the last command that starts so */
+	private String line(String start) {
+		List<String> lines = out.lines().filter(l -> l.startsWith(start)).toList();
+		assertThat(lines).as(out).hasSize(1);
+		return lines.get(0);
+	}
+
+	/** @return the result lines of the last switch command */
+	private List<String> results() {
+		return out.lines().filter(l -> l.startsWith("result ")).toList();
+	}
+
+	/** @return restored files, restored bytes, saved files of a result line */
+	private static long[] figures(String result) {
+		Matcher m = Pattern.compile("restored_files=(\\d+) restored_bytes=(\\d+) rebuilt_files=\\d+ saved_files=(\\d+) saved_bytes=\\d+$")
+				.matcher(result);
+		assertThat(m.find()).as(result).isTrue();
+		assertThat(result).matches("result branch=\\S+ started_ms=\\d+ checkout_ms=\\d+ handled_ms=\\d+ build_ms=\\d+ idle_ms=\\d+ total_ms=\\d+ .*");
+		return new long[] { Long.parseLong(m.group(1)), Long.parseLong(m.group(2)), Long.parseLong(m.group(3)) };
 	}
 
 	private static final class Context implements IApplicationContext {

@@ -25,10 +25,16 @@ import dev.branchstate.core.internal.switching.SwitchCommand;
  * tree (or creates one general project at its root when there is none); {@code --derived} sets the workspace's
  * {@code derivedFolders} preference (e.g. {@code --derived=bin,target}), needed when no derived flag is set yet;</li>
  * <li>{@code list [<repoPath>]}: the stored states, newest first;</li>
- * <li>{@code save <repoPath>}: refreshes the repository's projects and saves their state for HEAD;</li>
+ * <li>{@code save <repoPath>}: refreshes the repository's projects, waits until the background jobs are done (an
+ * index brought up to date after the refresh, say: {@link BackgroundJobs}) and saves their state for HEAD;</li>
  * <li>{@code restore <repoPath> [<commit>]}: restores the state of the commit (default: HEAD);</li>
- * <li>{@code switch <repoPath> <branch>}: checks the branch out with JGit and waits until the switch is handled
- * ({@link SwitchCommand});</li>
+ * <li>{@code delete <repoPath> [<commit>]}: deletes the stored states of the repository, all of them or the one of
+ * the commit;</li>
+ * <li>{@code switch <repoPath> <branch>... [--without-branchstate]}: checks the branches out with JGit one after the
+ * other, as in one IDE session, waits until each switch is handled, the projects built and the background jobs done,
+ * and prints the times and a machine-readable {@code result} line per switch; {@code --without-branchstate} turns
+ * automatic switching off ({@code --with-branchstate} on) for every switch when given last, or for the switches
+ * after it ({@link SwitchCommand});</li>
  * <li>{@code verify [<repoPath>]}: reads every state archive completely (sizes, CRC-32);</li>
  * <li>{@code prune [<repoPath>]}: deletes states whose commit or archive is gone, orphan files of crashed saves,
  * and least-recently-used states beyond the disk budget.</li>
@@ -61,7 +67,7 @@ public final class BranchstateApplication implements IApplication {
 
 	static Object usage(String problem) {
 		System.err.println("branchstate: " + problem //$NON-NLS-1$
-				+ ". Commands: status, import <repo> [--derived=<globs>], list [<repo>], save <repo>, restore <repo> [<commit>], verify [<repo>], prune [<repo>], switch <repo> <branch>"); //$NON-NLS-1$
+				+ ". Commands: status, import <repo> [--derived=<globs>], list [<repo>], save <repo>, restore <repo> [<commit>], delete <repo> [<commit>], verify [<repo>], prune [<repo>], switch <repo> <branch>... [--without-branchstate|--with-branchstate]"); //$NON-NLS-1$
 		return EXIT_USAGE;
 	}
 

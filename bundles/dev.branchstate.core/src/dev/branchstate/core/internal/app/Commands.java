@@ -61,6 +61,7 @@ final class Commands {
 			case "list" -> list(optional(args)); //$NON-NLS-1$
 			case "save" -> save(one(args)); //$NON-NLS-1$
 			case "restore" -> restore(args); //$NON-NLS-1$
+			case "delete" -> delete(args); //$NON-NLS-1$
 			case "verify" -> verify(optional(args)); //$NON-NLS-1$
 			case "prune" -> prune(optional(args)); //$NON-NLS-1$
 			default -> BranchstateApplication.usage("unknown command '" + command + "'"); //$NON-NLS-1$ //$NON-NLS-2$
@@ -73,6 +74,9 @@ final class Commands {
 			return fail(oneLine(e.getStatus()), BranchstateApplication.EXIT_PROBLEM);
 		} catch (IOException | RuntimeException e) {
 			return fail(e.getClass().getSimpleName() + ": " + e.getMessage(), BranchstateApplication.EXIT_PROBLEM); //$NON-NLS-1$
+		} catch (InterruptedException e) {
+			Thread.currentThread().interrupt();
+			return fail("interrupted", BranchstateApplication.EXIT_PROBLEM); //$NON-NLS-1$
 		}
 	}
 
@@ -197,40 +201,96 @@ final class Commands {
 		return IApplication.EXIT_OK;
 	}
 
-	private Object save(String repoPath) throws CoreException, NotFoundException, IOException {
-		StateService service = service();
-		File gitDir = gitDir(repoPath);
-		refresh(service, gitDir);
-		StateInfo state = service.save(gitDir, new NullProgressMonitor());
-		out.println("saved " + state.commitId() + " branches=" + String.join(",", state.branches()) + " size=" //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$ //$NON-NLS-4$
-				+ state.size() + " data=" + state.uncompressedSize() + " archive=" + state.archive()); //$NON-NLS-1$ //$NON-NLS-2$
-		return IApplication.EXIT_OK;
+	/**
+	 * Refreshes the repository's projects, waits until the background jobs are done (an index brought up to date
+	 * after the refresh would otherwise be saved half-done), then saves the state of HEAD.
+	 */
+	private Object save(String repoPath) throws CoreException, NotFoundException, IOException, InterruptedException {
+		try (BackgroundJobs jobs = BackgroundJobs.watch()) {
+			StateService service = service();
+			File gitDir = gitDir(repoPath);
+			refresh(service, gitDir);
+			jobs.await(out);
+			StateInfo state = service.save(gitDir, new NullProgressMonitor());
+			out.println("saved " + state.commitId() + " branches=" + String.join(",", state.branches()) + " size=" //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$ //$NON-NLS-4$
+					+ state.size() + " data=" + state.uncompressedSize() + " archive=" + state.archive()); //$NON-NLS-1$ //$NON-NLS-2$
+			return IApplication.EXIT_OK;
+		}
 	}
 
-	private Object restore(List<String> args) throws CoreException, NotFoundException, IOException, UsageException {
+	/**
+	 * Restores the state of a commit: after a refresh and the background jobs (nothing may be updating the data being
+	 * restored), and waits for them again after the restore (what it handed to contributors is then done).
+	 */
+	private Object restore(List<String> args)
+			throws CoreException, NotFoundException, IOException, UsageException, InterruptedException {
+		if (args.isEmpty() || args.size() > 2) {
+			throw new UsageException("expected a repository path and optionally a commit"); //$NON-NLS-1$
+		}
+		try (BackgroundJobs jobs = BackgroundJobs.watch()) {
+			StateService service = service();
+			File gitDir = gitDir(args.get(0));
+			String commit = commit(gitDir, args.size() == 2 ? args.get(1) : Constants.HEAD);
+			if (service.states(gitDir).stream().noneMatch(s -> s.commitId().equals(commit))) {
+				throw new NotFoundException("no state stored for commit " + commit + " of " + gitDir); //$NON-NLS-1$ //$NON-NLS-2$
+			}
+			refresh(service, gitDir);
+			jobs.await(out);
+			RestoreResult result = service.restore(gitDir, commit, new NullProgressMonitor());
+			jobs.await(out);
+			ResourcesPlugin.getWorkspace().save(true, new NullProgressMonitor());
+			out.println("restored " + commit + " files=" + result.filesRestored() + " written=" + result.filesWritten() //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$
+					+ " deleted=" + result.filesDeleted() + " rebuild=" + result.changedSources() + " ms=" //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$
+					+ result.duration().toMillis());
+			return IApplication.EXIT_OK;
+		}
+	}
+
+	/** @return the full id of the commit a revision (commit id, branch, HEAD) names in the repository */
+	private static String commit(File gitDir, String revision) throws IOException, NotFoundException {
+		try (Repository repository = new FileRepositoryBuilder().setGitDir(gitDir).setMustExist(true).build()) {
+			ObjectId id = repository.resolve(revision);
+			if (id == null) {
+				throw new NotFoundException("no commit " + revision + " in " + gitDir); //$NON-NLS-1$ //$NON-NLS-2$
+			}
+			return id.name();
+		}
+	}
+
+	/**
+	 * Deletes the stored states of the repository: all of them, or the one of a commit (a revision Git resolves, or
+	 * the start of the commit id of a state whose commit is gone).
+	 */
+	private Object delete(List<String> args) throws CoreException, NotFoundException, IOException, UsageException {
 		if (args.isEmpty() || args.size() > 2) {
 			throw new UsageException("expected a repository path and optionally a commit"); //$NON-NLS-1$
 		}
 		StateService service = service();
 		File gitDir = gitDir(args.get(0));
-		String commit;
-		try (Repository repository = new FileRepositoryBuilder().setGitDir(gitDir).setMustExist(true).build()) {
-			ObjectId id = repository.resolve(args.size() == 2 ? args.get(1) : Constants.HEAD);
-			if (id == null) {
-				throw new NotFoundException("no commit " + (args.size() == 2 ? args.get(1) : Constants.HEAD) + " in " //$NON-NLS-1$ //$NON-NLS-2$
-						+ gitDir);
+		List<StateInfo> states = service.states(gitDir);
+		if (args.size() == 2) {
+			String revision = args.get(1);
+			String commit;
+			try {
+				commit = commit(gitDir, revision);
+			} catch (NotFoundException e) {
+				if (!revision.matches("[0-9a-fA-F]{4,40}")) { //$NON-NLS-1$
+					throw e;
+				}
+				commit = revision.toLowerCase(java.util.Locale.ROOT);
 			}
-			commit = id.name();
+			String prefix = commit;
+			states = states.stream().filter(s -> s.commitId().startsWith(prefix)).toList();
+			if (states.isEmpty()) {
+				throw new NotFoundException("no state stored for commit " + commit + " of " + gitDir); //$NON-NLS-1$ //$NON-NLS-2$
+			}
 		}
-		if (service.states(gitDir).stream().noneMatch(s -> s.commitId().equals(commit))) {
-			throw new NotFoundException("no state stored for commit " + commit + " of " + gitDir); //$NON-NLS-1$ //$NON-NLS-2$
+		for (StateInfo s : states) {
+			service.delete(s);
+			out.println("deleted " + s.commitId() + " branches=" + String.join(",", s.branches()) + " archive=" //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$ //$NON-NLS-4$
+					+ s.archive());
 		}
-		refresh(service, gitDir);
-		RestoreResult result = service.restore(gitDir, commit, new NullProgressMonitor());
-		ResourcesPlugin.getWorkspace().save(true, new NullProgressMonitor());
-		out.println("restored " + commit + " files=" + result.filesRestored() + " written=" + result.filesWritten() //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$
-				+ " deleted=" + result.filesDeleted() + " rebuild=" + result.changedSources() + " ms=" //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$
-				+ result.duration().toMillis());
+		out.println(states.size() + " state(s) deleted"); //$NON-NLS-1$
 		return IApplication.EXIT_OK;
 	}
 
