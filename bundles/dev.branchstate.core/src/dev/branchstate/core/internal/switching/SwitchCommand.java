@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -211,7 +212,7 @@ public final class SwitchCommand {
 			try {
 				awaitSwitches(); // a switch still pending from before, e.g. HEAD moved while Eclipse was closed
 				for (Step step : steps) {
-					if (!java.util.Objects.equals(step.autoSwitch(), current)) {
+					if (!Objects.equals(step.autoSwitch(), current)) {
 						current = step.autoSwitch();
 						put(node, current == null ? previous : current.toString());
 						if (current != null && SwitchProtocol.autoSwitch(projects()) != current.booleanValue()) {
