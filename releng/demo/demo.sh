@@ -241,8 +241,9 @@ done
 echo
 echo "a/b = $(ratio "${wall[a]}" "${wall[b]}"), a/c = $(ratio "${wall[a]}" "${wall[c]}"), d/a = $(ratio "${wall[d]}" "${wall[a]}")"
 echo "Wall time: from the checkout until the switch is handled, the project refreshed and built and the Java index idle;"
-echo "each run is the last of three switches A→B→A→B in one session (warm JVM). Restored and saved figures of b, c and d"
-echo "include the class folder bin/ (with the Java index); in a no compiler runs, which leaves bin/ to a build."
+echo "each run is the last of three switches A→B→A→B in one session (warm JVM; d's first two run without Branchstate,"
+echo "so its save of A is the session's first). Restored and saved figures of b, c and d include the class folder bin/"
+echo "(with the Java index); in a no compiler runs, which leaves bin/ to a build."
 echo "Logs: ${demo#$root/}/logs/"
 echo
 app list "$repo" | tail -1
