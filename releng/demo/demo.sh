@@ -7,17 +7,20 @@
 # (DISPLAY set by you, not by ./launch's Xvfb) the IDE then opens on the demo workspace, the Branch States view
 # showing the states; without one the scenario runs headless and prints what happened.
 #
-# Options: --no-build (reuse the last build), --headless (never open the IDE).
+# Options: --no-build (reuse the last build), --headless (never open the IDE), --rounds N (runs of each measured
+# case, the median is reported; default 3).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 demo=$root/work/demo
-build=1 headless=0
-for arg in "$@"; do
-	case $arg in
+build=1 headless=0 rounds=3
+while [ $# -gt 0 ]; do
+	case $1 in
 	--no-build) build=0 ;;
 	--headless) headless=1 ;;
-	*) echo "demo: unknown option $arg (use --no-build, --headless)" >&2; exit 2 ;;
+	--rounds) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || { echo "demo: --rounds needs a number" >&2; exit 2; }; rounds=$2; shift ;;
+	*) echo "demo: unknown option $1 (use --no-build, --headless, --rounds N)" >&2; exit 2 ;;
 	esac
+	shift
 done
 # ./launch runs us under xvfb-run when the user has no display: that is the headless case.
 [ -n "${BRANCHSTATE_USER_DISPLAY:-}" ] || headless=1
@@ -159,17 +162,16 @@ expect_build_output 3.18.0
 untouched
 app verify "$repo"
 
-step "The switch release-3.17 -> release-3.18 measured four ways (as releng/bench/e2e does), each from release-3.17 with its bin/ and index"
+step "The switch release-3.17 -> release-3.18 measured four ways, as releng/bench/e2e does ($rounds rounds)"
 index=$ws/.metadata/.plugins/dev.branchstate.javaindex/index
 [ -d "$index" ] || fail "no Java index in $index"
-rows=()
-declare -A wall
-measure() { # case letter, table label, then the switch command's arguments after the repository: the last switch is measured
-	local id=$1 label=$2 log=$demo/logs/case-$1.log
-	shift 2
+declare -A runs # case letter -> lines "wall ms<TAB>table row", one per round
+measure() { # case letter, round, table label, then the switch command's arguments after the repository
+	local id=$1 round=$2 label=$3 log=$demo/logs/case-$1-$2.log
+	shift 3
 	app switch "$repo" "$@" > "$log" || { cat "$log" >&2; fail "case $id failed (log: $log)"; }
 	local result kv since bins indexed
-	result=$(grep '^result ' "$log" | tail -1)
+	result=$(grep '^result ' "$log" | tail -1) # the last switch is the one measured
 	[ -n "$result" ] || { cat "$log" >&2; fail "case $id printed no result"; }
 	local started_ms=0 total_ms=0 checkout_ms=0 restored_files=0 restored_bytes=0 saved_files=0 saved_bytes=0
 	for kv in ${result#result }; do
@@ -182,50 +184,66 @@ measure() { # case letter, table label, then the switch command's arguments afte
 	since="@$((started_ms / 1000)).$(printf '%03d' $((started_ms % 1000)))"
 	bins=$(find "$repo/bin" -type f -newerct "$since" | wc -l)
 	indexed=$(find "$index" -type f -newerct "$since" | wc -l)
-	wall[$id]=$total_ms
-	rows+=("| $label | $total_ms | $checkout_ms | $((total_ms - checkout_ms)) | $restored_files | $(mb "$restored_bytes") | $bins | $indexed | $saved_files | $(mb "$saved_bytes") |")
-	echo "$id) $total_ms ms: restored $restored_files files ($(mb "$restored_bytes") MB), saved $saved_files ($(mb "$saved_bytes") MB);" \
-		"rewritten $bins in bin/, $indexed in the index"
+	runs[$id]+="$total_ms	| $label | $total_ms | $checkout_ms | $((total_ms - checkout_ms)) | $restored_files | $(mb "$restored_bytes") | $bins | $indexed | $saved_files | $(mb "$saved_bytes") |"$'\n'
+	printf ' %s %s ms' "$id" "$total_ms"
+}
+median() { # case letter: prints "wall ms<TAB>row" of the run with the median wall time
+	local lines
+	lines=$(printf '%s' "${runs[$1]}" | sort -n)
+	sed -n "$(( $(wc -l <<<"$lines") / 2 + 1 ))p" <<<"$lines"
 }
 mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1e6 }'; }
 ratio() { awk -v x="$1" -v y="$2" 'BEGIN { printf "%.2f", (y > 0 ? x / y : 0) }'; }
-back_to_317() { # with Branchstate: saves the state being left, restores the one of release-3.17
-	app switch "$repo" release-3.17 > "$demo/logs/back-to-3.17-$1.log" \
-		|| { cat "$demo/logs/back-to-3.17-$1.log" >&2; fail "switch back to release-3.17 failed"; }
+to_317() { # with Branchstate: saves the state being left, restores the one of release-3.17
+	app switch "$repo" release-3.17 > "$demo/logs/to-3.17.log" \
+		|| { cat "$demo/logs/to-3.17.log" >&2; fail "switch to release-3.17 failed"; }
 	expect_build_output 3.17.0 >/dev/null
 }
-# Each case is one IDE session of three switches (A→B→A→B), the last one measured: the JVM is warm, as in an IDE
-# that has been running, and in b and c the session knows that the state of A it restored is stored.
-back_to_317 a
-measure a "a) A→B, Branchstate off (the index re-indexes what changed)" \
-	--without-branchstate release-3.18 release-3.17 release-3.18
-expect_build_output 3.17.0 >/dev/null # nothing restored; a build would now compile 3.18: the script plays it
-build_output 3.18.0
-back_to_317 b
-measure b "b) A→B, exact state of B restored" release-3.18 release-3.17 release-3.18
-expect_build_output 3.18.0 >/dev/null
-back_to_317 c
-measure c "c) A→B' (B + 1 commit): state of B + replay of 3 files" release-3.18-plus release-3.17 release-3.18-plus
-expect_build_output 3.18.0 >/dev/null # the state of B; no compiler rebuilds the 3 changed classes here
-back_to_317 d
-app delete "$repo" > "$demo/logs/delete.log"
-# d's warm-up switches run without Branchstate, so that no state exists when the measured one starts
-measure d "d) A→B, no state of A or B (A saved on the way)" \
-	--without-branchstate release-3.18 release-3.17 --with-branchstate release-3.18
-expect_build_output 3.17.0 >/dev/null # nothing restored: the script plays the build of 3.18 again
-build_output 3.18.0
+# Each run is one IDE session of switches A→B→A→B (the JVM warm, as in an IDE that has been running), the last one
+# measured, from A with A's bin/ and index. b and c go back to A with Branchstate, so that the session knows the state
+# of A it restored is stored; a and d warm up without Branchstate (d: so that no state exists when it is measured).
+for round in $(seq 1 "$rounds"); do
+	printf 'round %s:' "$round"
+	to_317
+	measure a "$round" "a) A→B, Branchstate off (the index re-indexes what changed)" \
+		--without-branchstate release-3.18 release-3.17 release-3.18
+	expect_build_output 3.17.0 >/dev/null # nothing restored; a build would now compile 3.18: the script plays it
+	build_output 3.18.0
+	to_317
+	measure b "$round" "b) A→B, exact state of B restored" release-3.18 release-3.17 release-3.18
+	expect_build_output 3.18.0 >/dev/null
+	to_317
+	measure c "$round" "c) A→B' (B + 1 commit): state of B + replay of 3 files" \
+		release-3.18-plus release-3.17 release-3.18-plus
+	expect_build_output 3.18.0 >/dev/null # the state of B; no compiler rebuilds the 3 changed classes here
+	to_317
+	app delete "$repo" > "$demo/logs/delete.log"
+	measure d "$round" "d) A→B, no state of A or B (A saved on the way)" \
+		--without-branchstate release-3.18 release-3.17 --with-branchstate release-3.18
+	expect_build_output 3.17.0 >/dev/null # nothing restored: the script plays the build of 3.18 again
+	build_output 3.18.0
+	echo
+done
 app save "$repo" > "$demo/logs/save-3.18.log"
 untouched
 
+declare -A wall
+echo
+[ "$rounds" = 1 ] && echo "One run per case." || echo "Median of $rounds runs per case (the row is the median run)."
 echo
 echo "| case | wall ms | checkout ms | after checkout ms | files restored | MB restored | bin/ files rewritten | index files rewritten | files saved | MB saved |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-printf '%s\n' "${rows[@]}"
+for id in a b c d; do
+	line=$(median $id)
+	wall[$id]=${line%%	*}
+	echo "${line#*	}"
+done
 echo
 echo "a/b = $(ratio "${wall[a]}" "${wall[b]}"), a/c = $(ratio "${wall[a]}" "${wall[c]}"), d/a = $(ratio "${wall[d]}" "${wall[a]}")"
 echo "Wall time: from the checkout until the switch is handled, the project refreshed and built and the Java index idle;"
-echo "each row is the last of three switches A→B→A→B in one session (warm JVM). Restored and saved figures of b, c and d"
-echo "include the class folder bin/ (with the Java index); in a no compiler runs, which leaves bin/ to a build."
+echo "each run is the last of three switches A→B→A→B in one session (warm JVM; d's first two run without Branchstate,"
+echo "so its save of A is the session's first). Restored and saved figures of b, c and d include the class folder bin/"
+echo "(with the Java index); in a no compiler runs, which leaves bin/ to a build."
 echo "Logs: ${demo#$root/}/logs/"
 echo
 app list "$repo" | tail -1
