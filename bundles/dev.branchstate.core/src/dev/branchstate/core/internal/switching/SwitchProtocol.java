@@ -94,6 +94,10 @@ final class SwitchProtocol {
 		}
 		List<IProject> projects = repository.projects;
 		if (!autoSwitch(projects)) {
+			// the refresh hands the checkout to every builder and model (an index follows it at once, class files
+			// at the next build): until a build has run, what the derived data reflects is unknown, never saved
+			repository.derived = null;
+			repository.identical = false;
 			skipped(repository, target, start, Messages.bind(Messages.Switch_autoSwitchOff,
 					new Object[] { name, before.describe(), target.describe() }));
 			return;

@@ -413,6 +413,35 @@ class SwitchProtocolTest {
 	}
 
 	@Test
+	void afterASwitchWithAutomaticSwitchingOffNothingIsSavedUnderTheCommitLeft() throws Exception {
+		harness.autoBuild(false);
+		IEclipsePreferences preferences = InstanceScope.INSTANCE.getNode(BranchstatePreferences.NODE);
+		try {
+			preferences.putBoolean(BranchstatePreferences.AUTO_SWITCH, false);
+			checkoutInIde("B");
+		} finally {
+			preferences.remove(BranchstatePreferences.AUTO_SWITCH);
+		}
+		harness.takeEvents(repo.gitDir());
+		// derived data that follows the checkout at once (an index) is B's now, class files are A's until a build:
+		// neither the shutdown save nor the next switch may store it as the state of A
+		harness.workspace.save(true, null);
+		assertThat(harness.takeEvents(repo.gitDir())).noneMatch(e -> e.kind() == Kind.SAVED);
+		checkoutInIde("main");
+		assertThat(harness.takeEvents(repo.gitDir())).noneMatch(e -> e.kind() == Kind.SAVED);
+		assertThat(harness.service.states(repo.gitDir())).isEmpty();
+
+		// once a build has run, the derived data is B's and is saved as such
+		checkoutInIde("B");
+		harness.workspace.build(IncrementalProjectBuilder.INCREMENTAL_BUILD, null);
+		SwitchHarness.awaitQuiet();
+		harness.takeEvents(repo.gitDir());
+		checkoutInIde("main");
+		assertThat(harness.takeEvents(repo.gitDir())).filteredOn(e -> e.kind() == Kind.SAVED).singleElement()
+				.satisfies(e -> assertThat(e.commitId()).isEqualTo(commitB));
+	}
+
+	@Test
 	void aStateIsSavedAgainOnlyWhenABuildChangedTheDerivedData() throws Exception {
 		harness.autoBuild(false);
 		checkoutInIde("B");
