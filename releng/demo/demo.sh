@@ -200,8 +200,9 @@ to_317() { # with Branchstate: saves the state being left, restores the one of r
 	expect_build_output 3.17.0 >/dev/null
 }
 # Each run is one IDE session of switches A→B→A→B (the JVM warm, as in an IDE that has been running), the last one
-# measured, from A with A's bin/ and index. b and c go back to A with Branchstate, so that the session knows the state
-# of A it restored is stored; a and d warm up without Branchstate (d: so that no state exists when it is measured).
+# measured, from A with A's bin/ and index. b, c and d go back to A with Branchstate, so that the session knows the
+# state of A it restored is stored; a warms up without Branchstate; d deletes the stored states before its first and
+# its last switch, so that its session re-indexes (warms the parser) as a's does.
 for round in $(seq 1 "$rounds"); do
 	printf 'round %s:' "$round"
 	to_317
@@ -217,9 +218,10 @@ for round in $(seq 1 "$rounds"); do
 		release-3.18-plus release-3.17 release-3.18-plus
 	expect_build_output 3.18.0 >/dev/null # the state of B; no compiler rebuilds the 3 changed classes here
 	to_317
-	app delete "$repo" > "$demo/logs/delete.log"
 	measure d "$round" "d) A→B, no state of A or B (A saved on the way)" \
-		--without-branchstate release-3.18 release-3.17 --with-branchstate release-3.18
+		--delete-states release-3.18 release-3.17 --delete-states release-3.18
+	[ "$(grep '^result ' "$demo/logs/case-d-$round.log" | tail -1 | sed -E 's/.* saved_files=([0-9]+).*/\1/')" -gt 0 ] \
+		|| fail "case d saved no state of release-3.17 (log: $demo/logs/case-d-$round.log)"
 	expect_build_output 3.17.0 >/dev/null # nothing restored: the script plays the build of 3.18 again
 	build_output 3.18.0
 	echo
@@ -241,8 +243,8 @@ done
 echo
 echo "a/b = $(ratio "${wall[a]}" "${wall[b]}"), a/c = $(ratio "${wall[a]}" "${wall[c]}"), d/a = $(ratio "${wall[d]}" "${wall[a]}")"
 echo "Wall time: from the checkout until the switch is handled, the project refreshed and built and the Java index idle;"
-echo "each run is the last of three switches A→B→A→B in one session (warm JVM; d's first two run without Branchstate,"
-echo "so its save of A is the session's first). Restored and saved figures of b, c and d include the class folder bin/"
+echo "each run is the last of three switches A→B→A→B in one session (warm JVM; d deletes the stored states before its"
+echo "first and last switch). Restored and saved figures of b, c and d include the class folder bin/"
 echo "(with the Java index); in a no compiler runs, which leaves bin/ to a build."
 echo "Logs: ${demo#$root/}/logs/"
 echo

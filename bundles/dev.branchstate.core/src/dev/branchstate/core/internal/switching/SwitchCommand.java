@@ -51,7 +51,8 @@ import dev.branchstate.core.internal.app.BackgroundJobs;
  * <p>
  * {@code --without-branchstate} turns automatic switching off (instance scope), {@code --with-branchstate} turns it
  * on: given after the last branch, for every switch of the run; given before a branch, for the switches from there
- * on. The preference is put back to its previous value at the end. The workspace is saved at the end, as the IDE
+ * on. The preference is put back to its previous value at the end. {@code --delete-states} between branches deletes
+ * the repository's stored states there (the switch after it finds none, as in a new clone). The workspace is saved at the end, as the IDE
  * does when it exits, with the preference of the last switch still in force: Branchstate's save participant then
  * saves the state of HEAD when a build changed the derived data since the last switch.
  * <p>
@@ -63,15 +64,18 @@ public final class SwitchCommand {
 	public static final String WITHOUT_BRANCHSTATE = "--without-branchstate"; //$NON-NLS-1$
 	/** The option that turns automatic switching on. */
 	public static final String WITH_BRANCHSTATE = "--with-branchstate"; //$NON-NLS-1$
+	/** The step that deletes the repository's stored states before the switches after it. */
+	public static final String DELETE_STATES = "--delete-states"; //$NON-NLS-1$
 	private static final String USAGE = "branchstate: usage: switch <repoPath> [" + WITHOUT_BRANCHSTATE + "|" //$NON-NLS-1$ //$NON-NLS-2$
-			+ WITH_BRANCHSTATE + "] <branch>... [" + WITHOUT_BRANCHSTATE + "|" + WITH_BRANCHSTATE + "]"; //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$
+			+ WITH_BRANCHSTATE + "] <branch>|" + DELETE_STATES + "... [" + WITHOUT_BRANCHSTATE + "|" //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$
+			+ WITH_BRANCHSTATE + "]"; //$NON-NLS-1$
 	private static final long SERVICE_TIMEOUT_MS = 30_000;
 	private static final long SWITCH_TIMEOUT_MS = 30 * 60_000;
 
 	/**
 	 * One switch of a run.
 	 *
-	 * @param branch     the branch to check out
+	 * @param branch     the branch to check out; {@code null} for the {@value #DELETE_STATES} step
 	 * @param autoSwitch automatic switching for it: {@code null} as configured
 	 */
 	record Step(String branch, Boolean autoSwitch) {
@@ -133,6 +137,10 @@ public final class SwitchCommand {
 		Boolean trailing = null;
 		boolean before = false;
 		for (String argument : arguments) {
+			if (DELETE_STATES.equals(argument)) {
+				steps.add(new Step(null, mode));
+				continue;
+			}
 			Boolean option = WITHOUT_BRANCHSTATE.equals(argument) ? Boolean.FALSE
 					: WITH_BRANCHSTATE.equals(argument) ? Boolean.TRUE : null;
 			if (option == null && argument.startsWith("--")) { //$NON-NLS-1$
@@ -152,7 +160,7 @@ public final class SwitchCommand {
 				steps.add(new Step(argument, mode));
 			}
 		}
-		if (steps.isEmpty()) {
+		if (steps.stream().noneMatch(s -> s.branch() != null)) {
 			throw new IllegalArgumentException("no branch given"); //$NON-NLS-1$
 		}
 		if (trailing != null) {
@@ -223,6 +231,10 @@ public final class SwitchCommand {
 						out.println("automatic switching " + (current == null ? "as configured" //$NON-NLS-1$ //$NON-NLS-2$
 								: current.booleanValue() ? "on" : "off")); //$NON-NLS-1$ //$NON-NLS-2$
 					}
+					if (step.branch() == null) {
+						deleteStates();
+						continue;
+					}
 					Integer exit = switchTo(step.branch());
 					if (exit.intValue() != 0) {
 						return exit;
@@ -240,6 +252,15 @@ public final class SwitchCommand {
 					put(node, previous);
 				}
 			}
+		}
+
+		/** The {@value #DELETE_STATES} step: the next switch finds no stored state, as in a new clone. */
+		private void deleteStates() throws CoreException {
+			List<dev.branchstate.core.StateInfo> stored = stateService.states(gitDir);
+			for (dev.branchstate.core.StateInfo state : stored) {
+				stateService.delete(state);
+			}
+			out.println("deleted " + stored.size() + " state(s)"); //$NON-NLS-1$ //$NON-NLS-2$
 		}
 
 		private Integer switchTo(String branch) throws InterruptedException, CoreException {
