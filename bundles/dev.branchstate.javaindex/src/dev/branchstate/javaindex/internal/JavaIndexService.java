@@ -1,6 +1,7 @@
 package dev.branchstate.javaindex.internal;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -17,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -527,7 +529,7 @@ public final class JavaIndexService implements IJavaIndex, IResourceChangeListen
 			if ((queued != null && queued.full) || (taken != null && taken.full)) {
 				return ALL;
 			}
-			Set<String> paths = new java.util.TreeSet<>();
+			Set<String> paths = new TreeSet<>();
 			if (queued != null) {
 				paths.addAll(queued.paths);
 			}
@@ -634,7 +636,7 @@ public final class JavaIndexService implements IJavaIndex, IResourceChangeListen
 	}
 
 	private static String unindexedOf(IRestoreContext context) throws IOException {
-		try (java.io.InputStream in = context.open(UNINDEXED)) {
+		try (InputStream in = context.open(UNINDEXED)) {
 			return new String(in.readNBytes(64 << 20), StandardCharsets.UTF_8);
 		}
 	}

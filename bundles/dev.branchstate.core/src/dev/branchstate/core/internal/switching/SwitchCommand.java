@@ -33,6 +33,7 @@ import dev.branchstate.core.BranchstatePreferences;
 import dev.branchstate.core.IStateListener;
 import dev.branchstate.core.IStateService;
 import dev.branchstate.core.StateEvent;
+import dev.branchstate.core.StateInfo;
 import dev.branchstate.core.internal.app.BackgroundJobs;
 
 /**
@@ -256,8 +257,8 @@ public final class SwitchCommand {
 
 		/** The {@value #DELETE_STATES} step: the next switch finds no stored state, as in a new clone. */
 		private void deleteStates() throws CoreException {
-			List<dev.branchstate.core.StateInfo> stored = stateService.states(gitDir);
-			for (dev.branchstate.core.StateInfo state : stored) {
+			List<StateInfo> stored = stateService.states(gitDir);
+			for (StateInfo state : stored) {
 				stateService.delete(state);
 			}
 			out.println("deleted " + stored.size() + " state(s)"); //$NON-NLS-1$ //$NON-NLS-2$
