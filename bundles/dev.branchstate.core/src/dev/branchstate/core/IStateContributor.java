@@ -1,5 +1,7 @@
 package dev.branchstate.core;
 
+import java.util.Set;
+
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.IProgressMonitor;
@@ -26,6 +28,23 @@ public interface IStateContributor {
 	 */
 	default boolean canRead(int dataVersion) {
 		return dataVersion == version();
+	}
+
+	/**
+	 * The builders whose own last built state this contributor saves and restores (JDT's Java builder, say), as
+	 * their ids appear in a project's build spec. Their output must come back in the same state (the derived
+	 * resources that Eclipse marks derived are restored by the built-in contributor).
+	 * <p>
+	 * Such a contributor's data is restored only when the builders can be handed it: the project's output is
+	 * restored in the same state, no file of the state is missing from the working tree, and the projects it
+	 * references are restored too. After a restore in which every part of the project succeeded, those builders
+	 * start from the restored commit and build only the files that differ from it; when another part of the project
+	 * failed, they build it in full. Empty by default: builders see the whole change of the checkout.
+	 *
+	 * @return builder ids, e.g. {@code org.eclipse.jdt.core.javabuilder}
+	 */
+	default Set<String> builderStates() {
+		return Set.of();
 	}
 
 	/**

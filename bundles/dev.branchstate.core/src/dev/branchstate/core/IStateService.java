@@ -29,15 +29,27 @@ public interface IStateService {
 	/**
 	 * Saves the state of the repository's projects for the commit HEAD is at now (and the current branch, if any).
 	 * Replaces an older state of the same branch unless another branch still uses it.
+	 * <p>
+	 * A state holds only a complete build: when a builder of a project has not built the current tree (a build is
+	 * pending, running, or was interrupted), nothing is saved, the event is SKIPPED and the status INFO says why.
+	 * Call {@link #awaitBuild} first to save what the user asked for.
 	 */
 	StateInfo save(File gitDir, IProgressMonitor monitor) throws CoreException;
+
+	/**
+	 * Brings the build of the repository's projects up to date, as the user expects before Save State: waits for the
+	 * pending auto-build (run now), or with automatic building off runs an incremental build of them. Runs in the
+	 * calling thread, which must hold no scheduling rule; cancellable through the monitor.
+	 */
+	void awaitBuild(File gitDir, IProgressMonitor monitor) throws CoreException;
 
 	/**
 	 * Saves the state of the repository's projects as the state of {@code commitId} reached through
 	 * {@code branch}. The switch protocol calls this after HEAD has already moved away from that commit, while the
 	 * derived data on disk still reflects it (no build has run since); the dirty paths recorded are those of the
 	 * working tree now (the local changes a checkout carried over). Must run in the calling thread and only read
-	 * the workspace (it may be called from a PRE_BUILD listener or a save participant).
+	 * the workspace (it may be called from a PRE_BUILD listener or a save participant). Saves nothing (SKIPPED, INFO)
+	 * unless every builder of the projects has built the workspace's current tree.
 	 *
 	 * @param branch the short name of the branch HEAD was on, or {@code null} for a detached HEAD
 	 */
@@ -45,7 +57,10 @@ public interface IStateService {
 
 	/**
 	 * Restores the stored state for {@code commitId} into the repository's projects, then hands the paths that
-	 * differ between that state and the working tree to contributors and builders.
+	 * differ between that state and the working tree to contributors and builders. Restores nothing (SKIPPED, INFO)
+	 * when the state has a file that the working tree lacks and a builder of its project never saw (it would not
+	 * drop what the state holds built from it). Derived data of a project that could not be restored completely is
+	 * removed and its builders build it in full.
 	 * <p>
 	 * Runs in the calling thread: the switch protocol calls it from a Job that holds the workspace root rule or
 	 * from a PRE_BUILD listener, so nested workspace operations are fine, but scheduling and joining another Job

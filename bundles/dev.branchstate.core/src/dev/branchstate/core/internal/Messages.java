@@ -4,7 +4,7 @@ import org.eclipse.osgi.util.NLS;
 
 /**
  * Translatable strings of the core bundle; keys are prefixed with their area ({@code Store_}, {@code Service_},
- * {@code Contributors_}, {@code App_}).
+ * {@code Contributors_}, {@code Build_}, {@code Switch_}).
  */
 public final class Messages extends NLS {
 
@@ -67,6 +67,15 @@ public final class Messages extends NLS {
 	public static String Switch_notSavedMovedWhileClosed;
 	public static String Switch_canceled;
 	public static String Switch_failed;
+	public static String Service_notBuilt;
+	public static String Service_notRestoredGone;
+
+	public static String Build_unknown;
+	public static String Build_notBuilt;
+	public static String Build_pending;
+	public static String Build_internalsUnavailable;
+	public static String Build_cleanJobName;
+
 	public static String Switch_saveFailed;
 	public static String Switch_watchFailed;
 

@@ -35,6 +35,7 @@ public final class Messages extends NLS {
 	public static String Notice_saved;
 	public static String Notice_savedTitle;
 	public static String Notice_savedManually;
+	public static String Notice_notSavedTitle;
 	public static String Notice_noReason;
 
 	public static String Format_bytes;

@@ -76,8 +76,8 @@ class StateServiceTest {
 
 		assertThat(saved.commitId()).isEqualTo(c1);
 		assertThat(saved.branches()).containsExactly("main");
-		assertThat(saved.contributors()).containsEntry(DerivedResourcesContributor.ID, 1)
-				.containsEntry(ProblemMarkersContributor.ID, 1);
+		assertThat(saved.contributors()).containsEntry(DerivedResourcesContributor.ID, 2)
+				.containsEntry(ProblemMarkersContributor.ID, 2);
 		assertThat(saved.archive()).isRegularFile();
 		assertThat(f.service.states(f.gitDir())).extracting(StateInfo::commitId).containsExactly(c1);
 		assertThat(f.events(StateEvent.Kind.SAVED)).hasSize(1).allMatch(e -> e.status().isOK());

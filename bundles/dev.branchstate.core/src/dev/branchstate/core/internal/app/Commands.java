@@ -203,7 +203,7 @@ final class Commands {
 
 	/**
 	 * Refreshes the repository's projects, waits until the background jobs are done (an index brought up to date
-	 * after the refresh would otherwise be saved half-done), then saves the state of HEAD.
+	 * after the refresh would otherwise be saved half-done) and the build is up to date, then saves the state of HEAD.
 	 */
 	private Object save(String repoPath) throws CoreException, NotFoundException, IOException, InterruptedException {
 		try (BackgroundJobs jobs = BackgroundJobs.watch()) {
@@ -211,6 +211,7 @@ final class Commands {
 			File gitDir = gitDir(repoPath);
 			refresh(service, gitDir);
 			jobs.await(out);
+			service.awaitBuild(gitDir, new NullProgressMonitor());
 			StateInfo state = service.save(gitDir, new NullProgressMonitor());
 			out.println("saved " + state.commitId() + " branches=" + String.join(",", state.branches()) + " size=" //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$ //$NON-NLS-4$
 					+ state.size() + " data=" + state.uncompressedSize() + " archive=" + state.archive()); //$NON-NLS-1$ //$NON-NLS-2$

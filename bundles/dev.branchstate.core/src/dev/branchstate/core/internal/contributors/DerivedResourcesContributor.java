@@ -70,9 +70,13 @@ public final class DerivedResourcesContributor implements IStateContributor {
 	record Root(String path, boolean folder) {
 	}
 
+	/**
+	 * 2: saved only from a complete build. A state of version 1 may hold the derived files of a build that had not run or was
+	 * interrupted (a branch left before it was built), so it is not restored.
+	 */
 	@Override
 	public int version() {
-		return 1;
+		return 2;
 	}
 
 	@Override

@@ -47,9 +47,13 @@ public final class ProblemMarkersContributor implements IStateContributor {
 	record MarkerData(String path, String type, Map<String, Object> attributes) {
 	}
 
+	/**
+	 * 2: saved only from a complete build. A state of version 1 may hold the markers of a build that had not run or was
+	 * interrupted (a branch left before it was built), so it is not restored.
+	 */
 	@Override
 	public int version() {
-		return 1;
+		return 2;
 	}
 
 	@Override

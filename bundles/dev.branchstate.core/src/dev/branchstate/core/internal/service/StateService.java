@@ -4,6 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
@@ -22,10 +23,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
+import org.eclipse.core.resources.IBuildConfiguration;
 import org.eclipse.core.resources.IFile;
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.resources.IResource;
 import org.eclipse.core.resources.IWorkspace;
+import org.eclipse.core.resources.IncrementalProjectBuilder;
+import org.eclipse.core.resources.ResourcesPlugin;
 import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.IPath;
 import org.eclipse.core.runtime.IProgressMonitor;
@@ -38,6 +42,7 @@ import org.eclipse.core.runtime.SafeRunner;
 import org.eclipse.core.runtime.Status;
 import org.eclipse.core.runtime.SubMonitor;
 import org.eclipse.core.runtime.jobs.ISchedulingRule;
+import org.eclipse.core.runtime.jobs.Job;
 import org.eclipse.core.runtime.jobs.MultiRule;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
@@ -69,6 +74,8 @@ import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateInfo;
 import dev.branchstate.core.internal.Log;
 import dev.branchstate.core.internal.Messages;
+import dev.branchstate.core.internal.build.BuildManagerAccess;
+import dev.branchstate.core.internal.service.RestoreOperation.Selected;
 import dev.branchstate.core.internal.contributors.ContributorRegistry;
 import dev.branchstate.core.internal.contributors.ContributorRegistry.Descriptor;
 import dev.branchstate.core.internal.contributors.ContributorRegistry.Outcome;
@@ -270,10 +277,11 @@ public final class StateService implements IStateService {
 			}
 			List<IProject> projects = projectsOf(dir);
 			if (projects.isEmpty()) {
-				String message = NLS.bind(Messages.Service_noProjects, dir);
-				fire(new StateEvent(StateEvent.Kind.SKIPPED, dir, commit, branch, message, Status.info(message), 0,
-						0, 0, elapsed(start)));
-				throw new CoreException(Status.info(message));
+				throw skipped(dir, commit, branch, NLS.bind(Messages.Service_noProjects, dir), start);
+			}
+			Optional<String> notBuilt = notBuilt(projects);
+			if (notBuilt.isPresent()) {
+				throw skipped(dir, commit, branch, NLS.bind(Messages.Service_notBuilt, dir, notBuilt.get()), start);
 			}
 			List<String> dirty = relevant(ChangedPaths.dirty(repository), repository, projects);
 			sub.worked(5);
@@ -305,6 +313,57 @@ public final class StateService implements IStateService {
 		} finally {
 			lock.unlock();
 		}
+	}
+
+	@Override
+	public void awaitBuild(File gitDir, IProgressMonitor monitor) throws CoreException {
+		List<IProject> projects = projectsOf(StateStore.canonical(gitDir));
+		if (projects.isEmpty()) {
+			return;
+		}
+		if (workspace.isAutoBuilding()) {
+			// the pending auto-build, now (a manual build would make the platform skip the auto-build after the next
+			// change)
+			for (Job job : Job.getJobManager().find(ResourcesPlugin.FAMILY_AUTO_BUILD)) {
+				job.wakeUp();
+			}
+			try {
+				Job.getJobManager().join(ResourcesPlugin.FAMILY_AUTO_BUILD, monitor);
+			} catch (InterruptedException e) {
+				Thread.currentThread().interrupt();
+				throw new OperationCanceledException();
+			}
+			return;
+		}
+		IBuildConfiguration[] configs = new IBuildConfiguration[projects.size()];
+		for (int i = 0; i < configs.length; i++) {
+			configs[i] = projects.get(i).getActiveBuildConfig();
+		}
+		workspace.build(configs, IncrementalProjectBuilder.INCREMENTAL_BUILD, true, monitor);
+	}
+
+	/**
+	 * The save's guard: derived data is saved only when it is the complete build of the tree, so that restoring it
+	 * never hands a builder output it does not believe in (a state saved before its branch was built, a build
+	 * interrupted or still to run).
+	 *
+	 * @return why a project's derived data may not be its complete build, or empty when every project's is
+	 */
+	private static Optional<String> notBuilt(List<IProject> projects) {
+		for (IProject project : projects) {
+			Optional<String> reason = BuildManagerAccess.whyNotBuilt(project);
+			if (reason.isPresent()) {
+				return reason;
+			}
+		}
+		return Optional.empty();
+	}
+
+	/** Tells the listeners that there was nothing to do, and why; @return the INFO exception to throw */
+	private CoreException skipped(File dir, String commit, String branch, String message, long start) {
+		fire(new StateEvent(StateEvent.Kind.SKIPPED, dir, commit, branch, message, Status.info(message), 0, 0, 0,
+				elapsed(start)));
+		return new CoreException(Status.info(message));
 	}
 
 	/** @return the state to copy unchanged entries from: the branch's own, else the repository's newest */
@@ -458,10 +517,7 @@ public final class StateService implements IStateService {
 			StateStore store = store();
 			Optional<StateInfo> found = store.find(dir, commitId);
 			if (found.isEmpty()) {
-				String message = NLS.bind(Messages.Service_noState, dir, shortId(commitId));
-				fire(new StateEvent(StateEvent.Kind.SKIPPED, dir, commitId, branch, message, Status.info(message), 0,
-						0, 0, elapsed(start)));
-				throw new CoreException(Status.info(message));
+				throw skipped(dir, commitId, branch, NLS.bind(Messages.Service_noState, dir, shortId(commitId)), start);
 			}
 			StateInfo state = found.get();
 			ObjectId head = repository.resolve(Constants.HEAD);
@@ -477,58 +533,53 @@ public final class StateService implements IStateService {
 						: ChangedPaths.unknownContent(state.dirtyPaths());
 				Map<IProject, Set<IPath>> changed = changedPaths(repository, state, dirtyAtSave,
 						selected.stream().map(Selected::project).distinct().toList());
+				Optional<String> unfollowable = RestoreOperation.unfollowable(changed);
+				if (unfollowable.isPresent()) {
+					throw skipped(dir, commitId, branch, NLS.bind(Messages.Service_notRestoredGone,
+							new Object[] { dir, shortId(commitId), unfollowable.get() }), start);
+				}
+				// a builder's own state is restored only where it can be handed to the builder with its output
+				Set<IProject> handOff = RestoreOperation.handOffCandidates(selected, changed);
+				List<Selected> parts = selected.stream()
+						.filter(s -> s.builders().isEmpty() || handOff.contains(s.project())).toList();
 				sub.worked(5);
-				AtomicLong touched = new AtomicLong();
-				List<RestoreContext> contexts = new ArrayList<>();
-				int[] succeeded = new int[1];
+				RestoreOperation operation = new RestoreOperation(workspace, reader, state, current, changed, problems,
+						intPreference(BranchstatePreferences.WORKER_THREADS, 0), sub::isCanceled);
 				ISchedulingRule rule = MultiRule.combine(
-						selected.stream().map(Selected::project).distinct().toArray(ISchedulingRule[]::new));
-				workspace.run(m -> {
-					SubMonitor work = SubMonitor.convert(m, selected.size() + changed.size());
-					try {
-						restoreAndTouch(reader, selected, changed, state, current, problems, contexts, succeeded,
-								touched, work, sub);
-					} catch (CoreException | RuntimeException e) {
-						// derived data may already be restored while the changed sources are not touched: remove it,
-						// builders rebuild as if Branchstate were absent
-						for (IProject p : selected.stream().map(Selected::project).distinct().toList()) {
-							try {
-								DerivedResourcesContributor.discard(p);
-							} catch (CoreException | RuntimeException discardFailure) {
-								e.addSuppressed(discardFailure);
-							}
-						}
-						throw e;
-					}
-				}, rule, IWorkspace.AVOID_UPDATE, sub.split(60));
-				if (!selected.isEmpty() && succeeded[0] == 0) {
+						parts.stream().map(Selected::project).distinct().toArray(ISchedulingRule[]::new));
+				try {
+					workspace.run(m -> operation.run(parts, SubMonitor.convert(m)), rule, IWorkspace.AVOID_UPDATE,
+							sub.split(60));
+				} catch (OperationCanceledException e) {
+					operation.afterCancel();
+					throw e;
+				}
+				if (!parts.isEmpty() && operation.succeeded == 0) {
 					throw new CoreException(problems);
 				}
 				store.touch(state, Instant.now());
 				sub.worked(5);
-				long written = contexts.stream().mapToLong(c -> c.written.get()).sum();
-				long deleted = contexts.stream().mapToLong(c -> c.deleted.get()).sum();
+				long written = operation.contexts.stream().mapToLong(c -> c.written.get()).sum();
+				long deleted = operation.contexts.stream().mapToLong(c -> c.deleted.get()).sum();
+				long touched = operation.touched;
 				Duration duration = elapsed(start);
 				String message = problems.isOK()
 						? NLS.bind(Messages.Service_restored, new Object[] { dir, shortId(commitId),
-								Long.valueOf(written), Long.valueOf(touched.get()) })
+								Long.valueOf(written), Long.valueOf(touched) })
 						: problems.getMessage();
 				fire(new StateEvent(StateEvent.Kind.RESTORED, dir, commitId, branch, message,
-						problems.isOK() ? Status.OK_STATUS : problems, files, state.uncompressedSize(), touched.get(),
+						problems.isOK() ? Status.OK_STATUS : problems, files, state.uncompressedSize(), touched,
 						duration));
-				return new RestoreResult(state, files, written, deleted, touched.get(), duration);
+				return new RestoreResult(state, files, written, deleted, touched, duration);
 			}
 		} catch (OperationCanceledException e) {
-			String message = NLS.bind(Messages.Service_restoreCanceled, dir);
-			fire(new StateEvent(StateEvent.Kind.SKIPPED, dir, commitId, branch, message, Status.CANCEL_STATUS, 0, 0,
-					0, elapsed(start)));
-			throw e;
+			throw restoreCanceled(dir, commitId, branch, e, start);
 		} catch (CoreException e) {
 			if (e.getStatus().getSeverity() == IStatus.INFO) {
 				throw e;
 			}
 			if (e.getStatus().getSeverity() == IStatus.CANCEL) {
-				throw new OperationCanceledException();
+				throw restoreCanceled(dir, commitId, branch, new OperationCanceledException(), start);
 			}
 			throw restoreFailed(dir, commitId, branch, e.getStatus().getMessage(), e, start);
 		} catch (IOException | RuntimeException e) {
@@ -536,38 +587,6 @@ public final class StateService implements IStateService {
 		} finally {
 			lock.unlock();
 		}
-	}
-
-	/** Runs the selected contributors (each through SafeRunner), then touches the changed sources. */
-	private void restoreAndTouch(ArchiveReader reader, List<Selected> selected, Map<IProject, Set<IPath>> changed,
-			StateInfo state, String current, MultiStatus problems, List<RestoreContext> contexts, int[] succeeded,
-			AtomicLong touched, SubMonitor work, SubMonitor sub) throws CoreException {
-		int workers = intPreference(BranchstatePreferences.WORKER_THREADS, 0);
-		for (Selected s : selected) {
-			RestoreContext context = new RestoreContext(reader, s.part(), s.project(), state.commitId(), current,
-					changed.getOrDefault(s.project(), Set.of()), workers, sub::isCanceled);
-			contexts.add(context);
-			SubMonitor step = work.split(1);
-			Outcome<Object> outcome = ContributorRegistry.safely(() -> {
-				s.contributor().restore(context, step);
-				return null;
-			});
-			sub.checkCanceled();
-			if (outcome.ok()) {
-				succeeded[0]++;
-			} else {
-				problems.add(ContributorRegistry.statusOf(NLS.bind(Messages.Service_contributorRestoreFailed,
-						s.part().contributorId(), s.project().getName()), outcome.failure()));
-			}
-		}
-		for (Map.Entry<IProject, Set<IPath>> e : changed.entrySet()) {
-			touched.addAndGet(touch(e.getKey(), e.getValue()));
-			work.worked(1);
-		}
-	}
-
-	/** One part of the state to restore, with the contributor that reads it and the project it goes to. */
-	private record Selected(StateLayout.Part part, IStateContributor contributor, IProject project) {
 	}
 
 	private List<Selected> select(ArchiveReader reader, File dir, MultiStatus problems) throws IOException {
@@ -590,8 +609,9 @@ public final class StateService implements IStateService {
 				}
 				Outcome<Boolean> readable = ContributorRegistry
 						.safely(() -> Boolean.valueOf(c.get().canRead(part.version())));
-				if (readable.ok() && Boolean.TRUE.equals(readable.value())) {
-					result.add(new Selected(part, c.get(), project));
+				Outcome<Set<String>> builders = ContributorRegistry.safely(() -> Set.copyOf(c.get().builderStates()));
+				if (readable.ok() && Boolean.TRUE.equals(readable.value()) && builders.ok()) {
+					result.add(new Selected(part, c.get(), project, builders.value()));
 				} else {
 					problems.add(Status.info(NLS.bind(Messages.Service_contributorVersion, d.id(),
 							Integer.valueOf(part.version()))));
@@ -694,18 +714,12 @@ public final class StateService implements IStateService {
 		return result;
 	}
 
-	/** Touches the changed source files so that incremental builders redo them. @return files touched */
-	private static long touch(IProject project, Set<IPath> paths) throws CoreException {
-		long count = 0;
-		for (IPath path : paths) {
-			IFile file = project.getFile(path);
-			file.refreshLocal(IResource.DEPTH_ZERO, null);
-			if (file.exists() && !file.isDerived(IResource.CHECK_ANCESTORS)) {
-				file.touch(null);
-				count++;
-			}
-		}
-		return count;
+	private OperationCanceledException restoreCanceled(File dir, String commit, String branch,
+			OperationCanceledException e, long start) {
+		String message = NLS.bind(Messages.Service_restoreCanceled, dir);
+		fire(new StateEvent(StateEvent.Kind.SKIPPED, dir, commit, branch, message, Status.CANCEL_STATUS, 0, 0, 0,
+				elapsed(start)));
+		return e;
 	}
 
 	private CoreException restoreFailed(File dir, String commit, String branch, String reason, Throwable e,

@@ -16,10 +16,14 @@ import dev.branchstate.core.internal.Messages;
 import dev.branchstate.core.internal.Log;
 
 /**
- * The last HEAD handled per repository, kept in a small properties file so that a HEAD that moved while Eclipse
- * was closed is noticed at start-up. Written to a temporary name, forced and moved atomically into place.
+ * The last HEAD handled per repository, with what the derived data on disk was (the HEAD it reflects, and whether a
+ * stored state equals it), kept in a small properties file: a HEAD that moved while Eclipse was closed is noticed at
+ * start-up, and a state restored or saved before a restart is not saved again by the first switch after it. Written to a temporary name, forced and moved atomically into place.
  */
 final class HandledHeads {
+
+	/** Marks a derived HEAD whose stored state equals the derived data. */
+	private static final String STORED = "stored"; //$NON-NLS-1$
 
 	private final Path file;
 	private final Map<String, String> heads = new TreeMap<>();
@@ -41,8 +45,9 @@ final class HandledHeads {
 	/**
 	 * @param handled the last HEAD the switch protocol handled
 	 * @param derived the HEAD the derived data reflects, {@code null} when unknown
+	 * @param stored  whether a stored state of {@code derived} equals the derived data (no build since)
 	 */
-	record Remembered(Head handled, Head derived) {
+	record Remembered(Head handled, Head derived, boolean stored) {
 	}
 
 	/** @return what is remembered of the repository, or {@code null} when it has not been seen before */
@@ -51,15 +56,17 @@ final class HandledHeads {
 		if (value == null) {
 			return null;
 		}
-		int bar = value.indexOf('|');
-		Head handled = Head.decode(bar < 0 ? value : value.substring(0, bar));
-		Head derived = bar < 0 ? handled : Head.decode(value.substring(bar + 1));
-		return handled == null ? null : new Remembered(handled, derived);
+		String[] fields = value.split("\\|", -1); //$NON-NLS-1$
+		Head handled = Head.decode(fields[0]);
+		Head derived = fields.length < 2 ? handled : Head.decode(fields[1]);
+		boolean stored = fields.length > 2 && STORED.equals(fields[2]);
+		return handled == null ? null : new Remembered(handled, derived, stored);
 	}
 
 	/** Remembers the heads of a repository and writes the file when they changed. */
-	synchronized void put(String gitDir, Head handled, Head derived) {
-		String value = handled.encode() + '|' + (derived == null ? "-" : derived.encode()); //$NON-NLS-1$
+	synchronized void put(String gitDir, Head handled, Head derived, boolean stored) {
+		String value = handled.encode() + '|' + (derived == null ? "-" : derived.encode()) //$NON-NLS-1$
+				+ (stored && derived != null ? '|' + STORED : ""); //$NON-NLS-1$
 		if (value.equals(heads.put(gitDir, value))) {
 			return;
 		}

@@ -41,7 +41,6 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 
-import dev.branchstate.core.BranchstatePreferences;
 import dev.branchstate.core.IStateListener;
 import dev.branchstate.core.IStateService;
 import dev.branchstate.core.StateEvent;
@@ -161,13 +160,13 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 		repositories.clear();
 	}
 
-	/** Told every event of the state service: no blocking, no I/O. */
+	/** Told every event of the state service: no blocking, no I/O beyond the small file of handled HEADs. */
 	private void stateChanged(StateEvent event) {
 		protocol.observe(event);
 		if (event.kind() == Kind.SAVED && event.gitDir() != null && event.commitId() != null) {
 			TrackedRepository repository = repositories.get(key(event.gitDir()));
 			if (repository != null) {
-				repository.savedAt = event.commitId();
+				repository.disk.savedBySomeone(event.commitId());
 				savedAtHead(repository, event.commitId());
 			}
 		}
@@ -178,16 +177,13 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 	 * on disk is now: the next switch must neither save it again nor take the disk for an older state. Skipped while
 	 * the protocol runs for the repository: it keeps these fields itself.
 	 */
-	private static void savedAtHead(TrackedRepository repository, String commitId) {
+	private void savedAtHead(TrackedRepository repository, String commitId) {
 		if (!repository.lock.tryLock()) {
 			return;
 		}
 		try {
-			Head handled = repository.handled;
-			if (handled != null && commitId.equals(handled.commitId()) && !repository.movedWhileClosed) {
-				repository.derived = handled;
-				repository.identical = true;
-			}
+			repository.disk.savedAtHead(commitId);
+			remember(repository);
 		} finally {
 			repository.lock.unlock();
 		}
@@ -363,7 +359,9 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 	/**
 	 * Called with the changes a build made (the POST_CHANGE that ends the build's operation, in the thread that
 	 * ran POST_BUILD; a build that changed nothing sends none): the derived data of the repositories whose projects
-	 * changed now reflects HEAD (or is gone after a clean) and differs from any stored state.
+	 * changed now reflects HEAD (or is gone after a clean) and differs from any stored state. When HEAD moved while
+	 * the build ran (a checkout in a terminal during a build), its builders may have read files of either commit:
+	 * what the derived data reflects is unknown then.
 	 */
 	private void built(IResourceDelta delta, int kind) {
 		Set<IProject> changed = new HashSet<>();
@@ -380,12 +378,16 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 			}
 			repository.lock.lock();
 			try {
-				if (repository.closed || repository.handled == null) {
+				if (repository.closed) {
 					continue;
 				}
-				repository.derived = kind == IncrementalProjectBuilder.CLEAN_BUILD ? null : repository.handled;
-				repository.identical = false;
-				repository.savedAt = null;
+				Head now;
+				try {
+					now = Head.read(repository.git);
+				} catch (IOException e) {
+					now = null;
+				}
+				repository.disk.built(kind == IncrementalProjectBuilder.CLEAN_BUILD, now);
 				remember(repository);
 			} finally {
 				repository.lock.unlock();
@@ -469,16 +471,10 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 		repository.lock.lock();
 		try {
 			if (remembered != null) {
-				repository.handled = remembered.handled();
-				movedWhileClosed = !remembered.handled().equals(current);
-				// HEAD moved while Eclipse was closed: the derived data on disk may have been rebuilt for another
-				// commit meanwhile, so what it reflects is unknown until a restore or a build — it must not be saved
-				// as the state of the commit left (not ahead of a refresh, not at shutdown)
-				repository.derived = movedWhileClosed ? null : remembered.derived();
-				repository.movedWhileClosed = movedWhileClosed;
+				movedWhileClosed = repository.disk.remembered(remembered.handled(), remembered.derived(),
+						remembered.stored(), current);
 			} else {
-				repository.handled = current;
-				repository.derived = current;
+				repository.disk.firstSeen(current);
 				remember(repository);
 			}
 		} finally {
@@ -513,8 +509,9 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 	}
 
 	private void remember(TrackedRepository repository) {
-		if (repository.handled != null && heads != null) {
-			heads.put(repository.key, repository.handled, repository.derived);
+		Head handled = repository.disk.handled();
+		if (handled != null && heads != null) {
+			heads.put(repository.key, handled, repository.disk.derived(), repository.disk.stored());
 		}
 	}
 
@@ -537,12 +534,11 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 				Log.warning(Messages.bind(Messages.Switch_headUnreadable, repository.gitDir), e);
 				return;
 			}
-			if (current == null || current.equals(repository.handled)) {
+			if (current == null || repository.disk.isHandled(current)) {
 				return;
 			}
-			if (repository.handled == null) {
-				repository.handled = current;
-				repository.derived = current;
+			if (repository.disk.handled() == null) {
+				repository.disk.firstSeen(current);
 				remember(repository);
 				return;
 			}
@@ -556,7 +552,7 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 						0, Duration.ZERO));
 				throw e;
 			} finally {
-				repository.handled = current;
+				repository.disk.switchHandled(current);
 				remember(repository);
 			}
 		} finally {
@@ -581,25 +577,21 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 	private void saveAtShutdown(TrackedRepository repository, IProgressMonitor monitor) {
 		repository.lock.lock();
 		try {
-			Head head = repository.derived;
 			List<IProject> projects = repository.projects;
-			if (repository.closed || head == null || head.detached() || !SwitchProtocol.autoSwitch(projects)
-					|| !SwitchProtocol.matches(SwitchProtocol.preference(projects,
-							BranchstatePreferences.BRANCH_PATTERNS, "*"), head.branch())) { //$NON-NLS-1$
+			if (repository.closed || !SwitchProtocol.autoSwitch(projects)) {
 				return;
 			}
-			if ((repository.identical || head.commitId().equals(repository.savedAt))
-					&& states.states(repository.gitDir).stream().anyMatch(s -> s.commitId().equals(head.commitId()))) {
-				return;
+			// the switch's rule, silently: nothing to tell at shutdown when the data is not saved
+			if (protocol.decideSave(repository, projects) instanceof DiskState.Save save) {
+				try {
+					protocol.save(repository, save.head(), monitor);
+				} catch (CoreException e) {
+					protocol.saveFailed(repository, e);
+				} catch (OperationCanceledException e) {
+					// the user cancelled the shutdown save: the state is saved next time
+				}
+				remember(repository);
 			}
-			try {
-				protocol.save(repository, head, monitor);
-			} catch (CoreException e) {
-				protocol.saveFailed(repository, e);
-			} catch (OperationCanceledException e) {
-				// the user cancelled the shutdown save: the state is saved next time
-			}
-			remember(repository);
 		} finally {
 			repository.lock.unlock();
 		}

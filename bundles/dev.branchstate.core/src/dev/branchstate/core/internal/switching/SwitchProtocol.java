@@ -36,8 +36,8 @@ import dev.branchstate.core.internal.Messages;
 import dev.branchstate.core.internal.Log;
 
 /**
- * Steps 3 to 7 of the switch protocol for one repository whose HEAD moved: save the state being left, pick the
- * state for the commit entered, restore it, and fail safe. Runs in the calling thread, under the repository's lock,
+ * The switch protocol's work for one repository whose HEAD moved (see the bundle's README): save the state being
+ * left, pick the state for the commit entered, restore it, and fail safe. Runs in the calling thread, under the repository's lock,
  * either in its {@link SwitchJob} or in the PRE_BUILD listener.
  */
 final class SwitchProtocol {
@@ -65,29 +65,19 @@ final class SwitchProtocol {
 	}
 
 	/**
-	 * Handles the move of HEAD from {@code repository.handled} to {@code target}. Updates what the repository knows
-	 * about its derived data; the caller records {@code target} as handled.
+	 * Handles the move of HEAD from the HEAD handled last to {@code target}, telling the repository's
+	 * {@link DiskState} what happened to the derived data; the caller records {@code target} as handled.
 	 */
 	void handle(TrackedRepository repository, Head target, IProgressMonitor monitor) {
-		try {
-			handleSwitch(repository, target, monitor);
-		} finally {
-			repository.savedAheadFor = null;
-			repository.movedWhileClosed = false;
-		}
-	}
-
-	private void handleSwitch(TrackedRepository repository, Head target, IProgressMonitor monitor) {
 		long start = System.nanoTime();
-		Head before = repository.handled;
+		DiskState disk = repository.disk;
+		Head before = disk.handled();
 		String name = repository.displayName();
 		if (!before.detached() && Objects.equals(before.branch(), target.branch())) {
 			// A commit leaves the working tree as it was: derived data that followed it (the builders ran on it)
 			// now belongs to the new commit. A reset, pull or rebase may have rewritten files: until the next build,
 			// what the derived data reflects is unknown, and it is not saved.
-			boolean followed = Objects.equals(repository.derived, before);
-			repository.derived = followed && madeByCommit(repository) ? target : null;
-			repository.identical = false;
+			disk.movedWithinBranch(target, madeByCommit(repository));
 			skipped(repository, target, start, Messages.bind(Messages.Switch_withinBranch,
 					new Object[] { name, target.branch(), before.shortId(), target.shortId() }));
 			return;
@@ -96,8 +86,7 @@ final class SwitchProtocol {
 		if (!autoSwitch(projects)) {
 			// the refresh hands the checkout to every builder and model (an index follows it at once, class files
 			// at the next build): until a build has run, what the derived data reflects is unknown, never saved
-			repository.derived = null;
-			repository.identical = false;
+			disk.unknown();
 			skipped(repository, target, start, Messages.bind(Messages.Switch_autoSwitchOff,
 					new Object[] { name, before.describe(), target.describe() }));
 			return;
@@ -107,14 +96,14 @@ final class SwitchProtocol {
 		try {
 			try {
 				SubMonitor saving = progress.split(45);
-				if (!target.equals(repository.savedAheadFor)) {
+				if (!disk.savedAheadFor(target)) {
 					saveLeft(repository, target, projects, start, saving);
 				}
 			} catch (CoreException e) {
 				// the state being left is lost, the one entered can still be restored
-				failed(repository, before, target, start, e.getStatus(), e);
+				failed(repository, before, target, start, e);
 			}
-			repository.savedAheadFor = target; // the refreshes below must not try to save again
+			disk.savedAhead(target); // the refreshes below must not try to save again
 			List<StateInfo> stored = states.states(repository.gitDir);
 			Object pick = picker.pick(repository.git, stored, target.commitId(), progress.split(5));
 			if (pick instanceof StatePicker.NoPick none) {
@@ -123,12 +112,11 @@ final class SwitchProtocol {
 				return;
 			}
 			StateInfo state = ((StatePicker.Pick) pick).state();
-			Head onDisk = repository.derived;
-			if (onDisk != null && repository.identical && onDisk.commitId().equals(state.commitId())) {
+			if (disk.isStoredStateOf(state.commitId())) {
 				// e.g. a new branch made from the commit being left: restoring would write nothing, and the files
 				// the checkout changed reach the builders through the refresh anyway
 				skipped(repository, target, start, Messages.bind(Messages.Switch_alreadyOnDisk,
-						new Object[] { name, before.describe(), target.describe(), onDisk.shortId() }));
+						new Object[] { name, before.describe(), target.describe(), disk.derived().shortId() }));
 				return;
 			}
 			// bring the workspace in sync with the checked-out tree first, so that data restored for resources the
@@ -139,19 +127,18 @@ final class SwitchProtocol {
 			}
 			failureReported.remove(repository.key);
 			failureReported.remove(repository.canonicalKey);
-			repository.derived = null; // until the restore has finished: a failed one leaves it unknown
-			repository.identical = false;
+			disk.restoring();
 			RestoreResult result = states.restore(repository.gitDir, state.commitId(), progress.split(40));
-			repository.derived = new Head(result.state() != null ? result.state().commitId() : state.commitId(),
-					target.branch());
-			repository.identical = true;
+			disk.restored(new Head(result.state() != null ? result.state().commitId() : state.commitId(),
+					target.branch()));
 		} catch (CoreException e) {
-			failed(repository, before, target, start, e.getStatus(), e);
+			failed(repository, before, target, start, e);
 		} catch (IOException | RuntimeException e) {
 			if (e instanceof OperationCanceledException canceled) {
 				throw canceled;
 			}
-			failed(repository, before, target, start, Status.error(String.valueOf(e.getMessage()), e), e);
+			failed(repository, before, target, start,
+					new CoreException(Status.error(String.valueOf(e.getMessage()), e)));
 		}
 	}
 
@@ -161,21 +148,22 @@ final class SwitchProtocol {
 	 * workspace. The protocol then finds an identical state and does not save again.
 	 */
 	void saveAhead(TrackedRepository repository, Head target, IProgressMonitor monitor) {
-		Head before = repository.handled;
+		DiskState disk = repository.disk;
+		Head before = disk.handled();
 		if (before == null || before.equals(target)
 				|| !before.detached() && Objects.equals(before.branch(), target.branch())) {
 			return;
 		}
 		List<IProject> projects = repository.projects;
-		if (target.equals(repository.savedAheadFor) || !autoSwitch(projects)) {
+		if (disk.savedAheadFor(target) || !autoSwitch(projects)) {
 			return;
 		}
-		repository.savedAheadFor = target;
+		disk.savedAhead(target);
 		long start = System.nanoTime();
 		try {
 			saveLeft(repository, target, projects, start, SubMonitor.convert(monitor));
 		} catch (CoreException e) {
-			failed(repository, before, target, start, e.getStatus(), e);
+			failed(repository, before, target, start, e);
 		}
 	}
 
@@ -190,44 +178,41 @@ final class SwitchProtocol {
 		}
 	}
 
-	/** Step 3: saves the derived data being left, unless an identical state exists or the preferences say no. */
+	/** Step 3: saves the derived data being left, if {@link DiskState#toSave} says so. */
 	private void saveLeft(TrackedRepository repository, Head target, List<IProject> projects, long start,
 			SubMonitor monitor) throws CoreException {
-		Head left = repository.derived;
-		String name = repository.displayName();
-		if (repository.movedWhileClosed) { // the data on disk is unknown then (derived is null)
-			skipped(repository, target, start, Messages.bind(Messages.Switch_notSavedMovedWhileClosed, name,
-					repository.handled.describe()));
-			return;
+		DiskState.Decision decision = decideSave(repository, projects);
+		if (decision instanceof DiskState.Skip skip) {
+			skipped(repository, target, start, skip.reason());
+		} else if (decision instanceof DiskState.Save save) {
+			save(repository, save.head(), monitor);
 		}
-		if (left == null) {
-			skipped(repository, target, start, Messages.bind(Messages.Switch_notSavedUnknown, name));
-			return;
-		}
-		boolean stored = repository.identical || left.commitId().equals(repository.savedAt);
-		if (stored && states.states(repository.gitDir).stream().anyMatch(s -> s.commitId().equals(left.commitId()))) {
-			return;
-		}
-		if (left.detached()) {
-			skipped(repository, target, start,
-					Messages.bind(Messages.Switch_notSavedDetached, name, left.shortId()));
-			return;
-		}
-		String patterns = preference(projects, BranchstatePreferences.BRANCH_PATTERNS, "*"); //$NON-NLS-1$
-		if (!matches(patterns, left.branch())) {
-			skipped(repository, target, start, Messages.bind(Messages.Switch_notSavedPattern,
-					new Object[] { name, left.branch(), patterns }));
-			return;
-		}
-		save(repository, left, monitor);
 	}
 
-	/** Saves the derived data as the state of {@code head}; a failure has been reported when this throws. */
+	/** @return what {@link DiskState#toSave} says of the repository's derived data now */
+	DiskState.Decision decideSave(TrackedRepository repository, List<IProject> projects) {
+		String patterns = preference(projects, BranchstatePreferences.BRANCH_PATTERNS, "*"); //$NON-NLS-1$
+		return repository.disk.toSave(repository.displayName(), patterns,
+				commit -> states.states(repository.gitDir).stream().anyMatch(s -> s.commitId().equals(commit)));
+	}
+
+	/**
+	 * Saves the derived data as the state of {@code head}. The service saves only derived data that every builder
+	 * has built completely; otherwise it tells why in a SKIPPED event and throws an INFO status, which ends here.
+	 * Any other failure has been reported when this throws.
+	 */
 	void save(TrackedRepository repository, Head head, IProgressMonitor monitor) throws CoreException {
 		failureReported.remove(repository.key);
 		failureReported.remove(repository.canonicalKey);
-		states.save(repository.gitDir, head.commitId(), head.branch(), monitor);
-		repository.identical = true;
+		try {
+			states.save(repository.gitDir, head.commitId(), head.branch(), monitor);
+		} catch (CoreException e) {
+			if (e.getStatus().getSeverity() == IStatus.INFO) {
+				return; // not saved, and the service said why
+			}
+			throw e;
+		}
+		repository.disk.saved(head);
 	}
 
 	private void skipped(TrackedRepository repository, Head target, long start, String message) {
@@ -236,11 +221,12 @@ final class SwitchProtocol {
 	}
 
 	/** Step 7: one Error Log entry and one FAILED event, unless the state service reported the failure itself. */
-	private void failed(TrackedRepository repository, Head before, Head target, long start, IStatus cause,
-			Throwable exception) {
-		if (failureReported.remove(repository.key) | failureReported.remove(repository.canonicalKey)) {
-			return;
+	private void failed(TrackedRepository repository, Head before, Head target, long start, CoreException exception) {
+		if (failureReported.remove(repository.key) | failureReported.remove(repository.canonicalKey)
+				|| exception.getStatus().getSeverity() == IStatus.INFO) {
+			return; // reported by the service, or nothing to do and said so in its SKIPPED event
 		}
+		IStatus cause = exception.getStatus();
 		String message = Messages.bind(Messages.Switch_failed, new Object[] { repository.displayName(),
 				before.describe(), target.describe(), cause.getMessage() });
 		IStatus status = Status.error(message, exception);
@@ -258,7 +244,7 @@ final class SwitchProtocol {
 				e.getStatus().getMessage());
 		IStatus status = Status.error(message, e);
 		Log.log(status);
-		Head head = repository.derived;
+		Head head = repository.disk.derived();
 		states.fireEvent(new StateEvent(Kind.FAILED, repository.gitDir, head == null ? null : head.commitId(),
 				head == null ? null : head.branch(), message, status, 0, 0, 0, Duration.ZERO));
 	}

@@ -8,9 +8,9 @@ import org.eclipse.core.resources.IProject;
 import org.eclipse.jgit.lib.Repository;
 
 /**
- * A Git repository that holds projects of the workspace, with what the switch protocol knows about it. Fields are
- * read and written under {@link #lock} (by the switch job, the PRE_BUILD check and the save participant), except
- * {@link #projects}, which the tracking replaces as a whole.
+ * A Git repository that holds projects of the workspace, with what the switch protocol knows about its derived data
+ * ({@link #disk}). That is read and written under {@link #lock} (by the switch job, the PRE_BUILD check, the build
+ * listener and the save participant); {@link #projects} is replaced as a whole by the tracking.
  */
 final class TrackedRepository implements AutoCloseable {
 
@@ -25,26 +25,9 @@ final class TrackedRepository implements AutoCloseable {
 	final SwitchJob job;
 
 	volatile List<IProject> projects;
-
-	/** The last HEAD the protocol handled. */
-	Head handled;
-	/** The HEAD the derived data on disk reflects; {@code null} when unknown (then it is not saved). */
-	Head derived;
-	/** Whether a stored state of {@link #derived} is identical to the derived data (saved or restored, no build since). */
-	boolean identical;
+	/** What the derived data on disk is; its owner. */
+	final DiskState disk = new DiskState();
 	boolean closed;
-	/**
-	 * HEAD moved while Eclipse was closed: the derived data on disk may have changed too (a build from the command
-	 * line), so it is not saved as the state being left.
-	 */
-	boolean movedWhileClosed;
-	/**
-	 * The commit of the last state saved by anyone (the Save State command included) since the last build, as
-	 * the state service reported it; {@code null} when a build came after it.
-	 */
-	volatile String savedAt;
-	/** The HEAD for which the state being left was already saved ahead of a refresh (see SwitchProtocol#saveAhead). */
-	Head savedAheadFor;
 
 	TrackedRepository(File gitDir, String key, String canonicalKey, Repository git, List<IProject> projects,
 			SwitchManager manager) {

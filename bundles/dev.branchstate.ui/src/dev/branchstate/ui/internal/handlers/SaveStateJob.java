@@ -7,6 +7,7 @@ import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.IStatus;
 import org.eclipse.core.runtime.OperationCanceledException;
 import org.eclipse.core.runtime.Status;
+import org.eclipse.core.runtime.SubMonitor;
 import org.eclipse.core.runtime.jobs.Job;
 import org.eclipse.osgi.util.NLS;
 
@@ -19,8 +20,10 @@ import dev.branchstate.ui.internal.Messages;
 import dev.branchstate.ui.internal.Notices;
 
 /**
- * Saves the state of one repository, as a user job (progress in the Progress view, cancellable). On success the user
- * gets a small notice; a failure returns its status, which the job framework logs and shows.
+ * Saves the state of one repository, as a user job (progress in the Progress view, cancellable). It brings the
+ * build of the repository's projects up to date first, as the service saves only a complete build. On success the
+ * user gets a small notice; when nothing could be saved, a notice says why; a failure returns its status, which the
+ * job framework logs and shows.
  */
 public final class SaveStateJob extends Job {
 
@@ -37,7 +40,9 @@ public final class SaveStateJob extends Job {
 	@Override
 	protected IStatus run(IProgressMonitor monitor) {
 		try {
-			StateInfo state = service.save(gitDir, monitor);
+			SubMonitor progress = SubMonitor.convert(monitor, 2);
+			service.awaitBuild(gitDir, progress.split(1));
+			StateInfo state = service.save(gitDir, progress.split(1));
 			String name = state.branches().isEmpty() ? Formats.shortId(state.commitId())
 					: String.join(", ", state.branches()); //$NON-NLS-1$
 			Notices.popup(Messages.Notice_savedTitle, NLS.bind(Messages.Notice_savedManually, new Object[] { name,
@@ -47,6 +52,11 @@ public final class SaveStateJob extends Job {
 		} catch (OperationCanceledException e) {
 			return Status.CANCEL_STATUS;
 		} catch (CoreException e) {
+			if (e.getStatus().getSeverity() == IStatus.INFO) {
+				// nothing saved, for a reason the user must hear of: they asked for it (e.g. the build did not finish)
+				Notices.popup(Messages.Notice_notSavedTitle, e.getStatus().getMessage(), true);
+				return Status.OK_STATUS;
+			}
 			return e.getStatus();
 		}
 	}

@@ -1,6 +1,7 @@
 package dev.branchstate.core.tests.switching;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -16,6 +17,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.resources.IResource;
 import org.eclipse.core.resources.IncrementalProjectBuilder;
+import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.ILogListener;
 import org.eclipse.core.runtime.IStatus;
 import org.eclipse.core.runtime.Platform;
@@ -250,6 +252,25 @@ class SwitchProtocolTest {
 	}
 
 	@Test
+	void aStateRestoredBeforeARestartIsNotSavedAgainByTheFirstSwitchAfterIt() throws Exception {
+		checkoutInIde("B");
+		checkoutInIde("main"); // saves B, restores A: the disk is A's stored state
+		assertThat(harness.takeEvents(repo.gitDir())).anyMatch(e -> e.kind() == Kind.RESTORED);
+
+		harness.workspace.save(true, null); // shutdown: nothing to save, the disk is a stored state
+		harness.stopManager();
+		harness.startManager(); // Eclipse starts again, HEAD did not move
+		SwitchHarness.awaitQuiet();
+		assertThat(harness.takeEvents(repo.gitDir())).noneMatch(e -> e.kind() == Kind.SAVED);
+
+		checkoutInIde("B");
+		List<StateEvent> events = harness.takeEvents(repo.gitDir());
+		assertThat(events).as("the state of A is not saved again").noneMatch(e -> e.kind() == Kind.SAVED);
+		assertThat(events).filteredOn(e -> e.kind() == Kind.RESTORED).singleElement()
+				.satisfies(e -> assertThat(e.commitId()).isEqualTo(commitB));
+	}
+
+	@Test
 	void aTerminalCheckoutIsNoticedWithoutWaitingForABuild() throws Exception {
 		harness.autoBuild(false);
 		repo.cli("checkout", "-q", "B");
@@ -478,8 +499,9 @@ class SwitchProtocolTest {
 				.satisfies(e -> assertThat(e.commitId()).isEqualTo(commitA));
 
 		checkoutInIde("B");
-		assertThat(harness.takeEvents(repo.gitDir())).noneMatch(e -> e.kind() == Kind.SAVED);
-		assertThat(RecordingBuilder.record(project)).containsExactlyInAnyOrder("compile src/a.txt",
+		List<StateEvent> events = harness.takeEvents(repo.gitDir());
+		assertThat(events).noneMatch(e -> e.kind() == Kind.SAVED);
+		assertThat(RecordingBuilder.record(project)).as("events: %s", events).containsExactlyInAnyOrder("compile src/a.txt",
 				"remove src/c.txt", "compile src/d.txt");
 	}
 
@@ -490,9 +512,14 @@ class SwitchProtocolTest {
 		checkoutInIde("B"); // no state of B: nothing restored, and no build: A's output is still on disk
 		harness.takeEvents(repo.gitDir());
 
-		// a tool outside Eclipse builds B's output, then the user runs Save State
+		// a tool outside Eclipse adds output for B, then the user runs Save State: it builds first (automatic
+		// building is off), then saves
 		Files.writeString(project.getLocation().toPath().resolve("bin/by-tool.out"), "built for B\n");
 		project.refreshLocal(IResource.DEPTH_INFINITE, null);
+		assertThatThrownBy(() -> harness.service.save(repo.gitDir(), null)).as("not built yet: nothing saved")
+				.isInstanceOfSatisfying(CoreException.class, e -> assertThat(e.getStatus().getMessage())
+						.contains("is not saved: builder " + RecordingBuilder.ID));
+		harness.service.awaitBuild(repo.gitDir(), null);
 		harness.service.save(repo.gitDir(), null);
 		assertThat(harness.takeEvents(repo.gitDir())).filteredOn(e -> e.kind() == Kind.SAVED).singleElement()
 				.satisfies(e -> assertThat(e.commitId()).isEqualTo(commitB));

@@ -26,8 +26,10 @@ import org.junit.jupiter.api.io.TempDir;
 class InstallFromUpdateSiteTest {
 
 	private static final String FEATURE = "dev.branchstate.feature.feature.group";
+	/** Branchstate for Java: the IDE has JDT, so a Java user installs it beside the main feature. */
+	private static final String FEATURES = FEATURE + ",dev.branchstate.jdt.feature.feature.group";
 	private static final List<String> BUNDLES = List.of("dev.branchstate.archive", "dev.branchstate.core",
-			"dev.branchstate.ui", "com.github.luben.zstd-jni");
+			"dev.branchstate.ui", "dev.branchstate.jdt", "com.github.luben.zstd-jni");
 
 	@TempDir
 	static Path temp;
@@ -60,7 +62,7 @@ class InstallFromUpdateSiteTest {
 	@Test
 	@Order(2)
 	void installsFromTheUpdateSiteZipWithTheIdesOwnDirector() throws Exception {
-		EclipseInstallation.Run install = ide.director("-installIU", siteRepository, FEATURE);
+		EclipseInstallation.Run install = ide.director("-installIU", siteRepository, FEATURES);
 		assertThat(install.exitCode()).as(install.output()).isZero();
 		assertThat(install.output()).contains("Operation completed");
 		assertThat(ide.configuredBundles()).containsAll(BUNDLES);
@@ -74,6 +76,9 @@ class InstallFromUpdateSiteTest {
 		assertThat(status.output()).containsPattern("bundle dev\\.branchstate\\.archive \\S+ ACTIVE")
 				.containsPattern("bundle dev\\.branchstate\\.core \\S+ ACTIVE")
 				.containsPattern("bundle dev\\.branchstate\\.ui \\S+ ACTIVE")
+				.containsPattern("bundle dev\\.branchstate\\.jdt \\S+ ACTIVE")
+				.contains("contribution dev.branchstate.core.contributors contributor dev.branchstate.jdt.buildstate"
+						+ " from dev.branchstate.jdt")
 				.contains("extension-point dev.branchstate.core.contributors registered")
 				.contains("contribution org.eclipse.ui.commands command dev.branchstate.ui.saveState from dev.branchstate.ui");
 	}
@@ -82,7 +87,7 @@ class InstallFromUpdateSiteTest {
 	@Order(4)
 	void installingTwiceIsHarmless() throws Exception {
 		List<String> before = ide.configuredBundles();
-		EclipseInstallation.Run again = ide.director("-installIU", siteRepository, FEATURE);
+		EclipseInstallation.Run again = ide.director("-installIU", siteRepository, FEATURES);
 		assertThat(again.exitCode()).as(again.output()).isZero();
 		assertThat(ide.configuredBundles()).containsExactlyInAnyOrderElementsOf(before);
 		EclipseInstallation.Run status = ide.runApplication(temp.resolve("ws-status2"), "dev.branchstate.core.app", "status");
@@ -154,7 +159,7 @@ class InstallFromUpdateSiteTest {
 	@Test
 	@Order(7)
 	void uninstallRemovesItAndTheIdeStillStarts() throws Exception {
-		EclipseInstallation.Run uninstall = ide.director("-uninstallIU", siteRepository, FEATURE);
+		EclipseInstallation.Run uninstall = ide.director("-uninstallIU", siteRepository, FEATURES);
 		assertThat(uninstall.exitCode()).as(uninstall.output()).isZero();
 		assertThat(ide.configuredBundles()).doesNotContainAnyElementsOf(BUNDLES);
 		EclipseInstallation.Run status = ide.runApplication(temp.resolve("ws-after"), "dev.branchstate.core.app", "status");

@@ -1,0 +1,253 @@
+package dev.branchstate.core.internal.service;
+
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+
+import org.eclipse.core.resources.IFile;
+import org.eclipse.core.resources.IProject;
+import org.eclipse.core.resources.IResource;
+import org.eclipse.core.resources.IWorkspace;
+import org.eclipse.core.runtime.CoreException;
+import org.eclipse.core.runtime.IPath;
+import org.eclipse.core.runtime.MultiStatus;
+import org.eclipse.core.runtime.SubMonitor;
+import org.eclipse.osgi.util.NLS;
+
+import dev.branchstate.archive.ArchiveReader;
+import dev.branchstate.core.IStateContributor;
+import dev.branchstate.core.StateInfo;
+import dev.branchstate.core.internal.Messages;
+import dev.branchstate.core.internal.build.BuildManagerAccess;
+import dev.branchstate.core.internal.build.CleanBuildJob;
+import dev.branchstate.core.internal.contributors.ContributorRegistry;
+import dev.branchstate.core.internal.contributors.ContributorRegistry.Outcome;
+import dev.branchstate.core.internal.contributors.DerivedResourcesContributor;
+
+/**
+ * The writing part of one restore, run inside one workspace operation that holds the projects' rule: each selected
+ * part's contributor, then the hand-off of the builders whose own state came back with their output, then the
+ * touches of the changed sources (after the hand-off, so that those builders see exactly them), and the fail-safe.
+ * One object per restore; its counters are the restore's figures.
+ */
+final class RestoreOperation {
+
+	/** One part of the state to restore: its contributor, the project it goes to, the builder states it holds. */
+	record Selected(StateLayout.Part part, IStateContributor contributor, IProject project, Set<String> builders) {
+	}
+
+	private final IWorkspace workspace;
+	private final ArchiveReader reader;
+	private final StateInfo state;
+	private final String currentCommit;
+	private final Map<IProject, Set<IPath>> changed;
+	private final MultiStatus problems;
+	private final int workers;
+	private final BooleanSupplier canceled;
+	final List<RestoreContext> contexts = new ArrayList<>();
+	int succeeded;
+	long touched;
+	/** The projects whose builders were handed the restored state. */
+	final Set<IProject> handedOff = new LinkedHashSet<>();
+	/** The projects whose derived data was removed by the fail-safe. */
+	private final Set<IProject> discarded = new LinkedHashSet<>();
+
+	RestoreOperation(IWorkspace workspace, ArchiveReader reader, StateInfo state, String currentCommit,
+			Map<IProject, Set<IPath>> changed, MultiStatus problems, int workers, BooleanSupplier canceled) {
+		this.workspace = workspace;
+		this.reader = reader;
+		this.state = state;
+		this.currentCommit = currentCommit;
+		this.changed = changed;
+		this.problems = problems;
+		this.workers = workers;
+		this.canceled = canceled;
+	}
+
+	/**
+	 * The projects whose builder states may be restored and handed to their builders: their output is restored in
+	 * the same state, no file of the state is missing from the working tree (a builder handed the restored tree
+	 * would never hear that it is gone, and would keep what it built from it), and every project they reference is
+	 * such a project too (a builder reads the state of its prerequisites).
+	 */
+	static Set<IProject> handOffCandidates(List<Selected> selected, Map<IProject, Set<IPath>> changed) {
+		if (!BuildManagerAccess.available()) {
+			return Set.of();
+		}
+		Set<IProject> candidates = new LinkedHashSet<>();
+		for (Selected s : selected) {
+			IProject project = s.project();
+			if (!s.builders().isEmpty() && hasOutput(selected, project)
+					&& gone(project, changed.getOrDefault(project, Set.of())).isEmpty()) {
+				candidates.add(project);
+			}
+		}
+		boolean removed = true;
+		while (removed) {
+			removed = false;
+			for (IProject project : List.copyOf(candidates)) {
+				try {
+					for (IProject referenced : project.getReferencedProjects()) {
+						if (referenced.isAccessible() && !candidates.contains(referenced)) {
+							removed |= candidates.remove(project);
+						}
+					}
+				} catch (CoreException e) {
+					removed |= candidates.remove(project);
+				}
+			}
+		}
+		return candidates;
+	}
+
+	private static boolean hasOutput(List<Selected> selected, IProject project) {
+		return selected.stream().anyMatch(s -> s.project().equals(project)
+				&& s.part().contributorId().equals(DerivedResourcesContributor.ID));
+	}
+
+	/**
+	 * A file of the state's tree that the working tree no longer has: only a builder whose last build saw it gets
+	 * the REMOVED delta that makes it drop its output (a class file of a source that neither the commit left nor the
+	 * one entered has would otherwise survive, and code could still compile against it).
+	 *
+	 * @return the first such file that a project's builders would not hear of, as "project/path"
+	 */
+	static Optional<String> unfollowable(Map<IProject, Set<IPath>> changed) {
+		for (Map.Entry<IProject, Set<IPath>> e : changed.entrySet()) {
+			IProject project = e.getKey();
+			List<IPath> gone = gone(project, e.getValue());
+			if (!BuildManagerAccess.builtTreesContain(project, gone)) {
+				return gone.stream().filter(path -> !BuildManagerAccess.builtTreesContain(project, List.of(path)))
+						.findFirst().map(path -> project.getName() + '/' + path.toPortableString());
+			}
+		}
+		return Optional.empty();
+	}
+
+	private static List<IPath> gone(IProject project, Set<IPath> paths) {
+		Path location = project.getLocation().toFile().toPath();
+		return paths.stream()
+				.filter(path -> !Files.exists(location.resolve(path.toOSString()), LinkOption.NOFOLLOW_LINKS))
+				.toList();
+	}
+
+	/** Restores the parts, hands off, touches; on a failure, removes the derived data and has it rebuilt in full. */
+	void run(List<Selected> selected, SubMonitor monitor) throws CoreException {
+		SubMonitor work = SubMonitor.convert(monitor, selected.size() + changed.size() + 1);
+		List<IProject> projects = selected.stream().map(Selected::project).distinct().toList();
+		try {
+			Set<IProject> failed = new HashSet<>();
+			Map<IProject, Set<String>> builderStates = new LinkedHashMap<>();
+			for (Selected s : selected) {
+				if (restore(s, work.split(1))) {
+					if (!s.builders().isEmpty()) {
+						builderStates.computeIfAbsent(s.project(), p -> new LinkedHashSet<>()).addAll(s.builders());
+					}
+				} else {
+					failed.add(s.project());
+					if (s.part().contributorId().equals(DerivedResourcesContributor.ID)) {
+						// it empties what it was restoring when it fails: nothing the project's builders believe in
+						rebuildInFull(s.project());
+					}
+				}
+			}
+			for (IProject project : failed) {
+				if (builderStates.remove(project) != null) {
+					// a builder's state came back, but not everything it was built with: it cannot be handed off
+					rebuildInFull(project);
+				}
+			}
+			if (!builderStates.isEmpty()) {
+				if (BuildManagerAccess.handOff(workspace, builderStates)) {
+					handedOff.addAll(builderStates.keySet());
+				} else {
+					builderStates.keySet().forEach(this::rebuildInFull);
+				}
+			}
+			work.worked(1);
+			for (Map.Entry<IProject, Set<IPath>> e : changed.entrySet()) {
+				touched += touch(e.getKey(), e.getValue());
+				work.worked(1);
+			}
+		} catch (CoreException | RuntimeException e) {
+			// derived data may already be restored while the changed sources are not touched: remove it, and have
+			// the builders rebuild it in full, as if Branchstate were absent
+			for (IProject p : projects) {
+				try {
+					DerivedResourcesContributor.discard(p);
+				} catch (CoreException | RuntimeException discardFailure) {
+					e.addSuppressed(discardFailure);
+				}
+				rebuildInFull(p);
+				discarded.add(p);
+			}
+			throw e;
+		}
+	}
+
+	/**
+	 * After the workspace operation was cancelled, which schedules no build: a change of each project whose derived
+	 * data was removed, so that the automatic build rebuilds it now rather than at the user's next change.
+	 */
+	void afterCancel() {
+		for (IProject project : discarded) {
+			try {
+				project.touch(null);
+			} catch (CoreException e) {
+				// the project's next build rebuilds it all the same
+			}
+		}
+	}
+
+	/** @return whether the part's contributor restored it; a failure is added to the problems */
+	private boolean restore(Selected s, SubMonitor step) {
+		RestoreContext context = new RestoreContext(reader, s.part(), s.project(), state.commitId(), currentCommit,
+				changed.getOrDefault(s.project(), Set.of()), workers, canceled);
+		contexts.add(context);
+		Outcome<Object> outcome = ContributorRegistry.safely(() -> {
+			s.contributor().restore(context, step);
+			return null;
+		});
+		step.checkCanceled();
+		if (!outcome.ok()) {
+			problems.add(ContributorRegistry.statusOf(NLS.bind(Messages.Service_contributorRestoreFailed,
+					s.part().contributorId(), s.project().getName()), outcome.failure()));
+		} else {
+			succeeded++;
+		}
+		return outcome.ok();
+	}
+
+	/**
+	 * Makes the project's builders build it in full next time: for derived data they can no longer trust. Without
+	 * the internal build manager, a clean build is scheduled instead (it runs once the current rule is released).
+	 */
+	private void rebuildInFull(IProject project) {
+		if (!BuildManagerAccess.forgetBuiltState(project)) {
+			CleanBuildJob.schedule(project);
+		}
+	}
+
+	/** Touches the changed source files so that incremental builders redo them. @return files touched */
+	private static long touch(IProject project, Set<IPath> paths) throws CoreException {
+		long count = 0;
+		for (IPath path : paths) {
+			IFile file = project.getFile(path);
+			file.refreshLocal(IResource.DEPTH_ZERO, null);
+			if (file.exists() && !file.isDerived(IResource.CHECK_ANCESTORS)) {
+				file.touch(null);
+				count++;
+			}
+		}
+		return count;
+	}
+}

@@ -1,0 +1,97 @@
+package dev.branchstate.jdt.internal;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+
+import org.eclipse.core.resources.IProject;
+import org.eclipse.core.runtime.CoreException;
+import org.eclipse.core.runtime.IProgressMonitor;
+import org.eclipse.core.runtime.Status;
+import org.eclipse.jdt.core.JavaCore;
+import org.eclipse.osgi.util.NLS;
+import org.osgi.framework.FrameworkUtil;
+
+import dev.branchstate.core.IRestoreContext;
+import dev.branchstate.core.ISaveContext;
+import dev.branchstate.core.IStateContributor;
+
+/**
+ * Contributes JDT's Java builder state of each Java project: the builder's last built state (what it compiled, the
+ * types and references it knows), in the form JDT writes itself, with the JDT version that wrote it. Restored only
+ * together with the project's output folders (the built-in derived-resources contributor), so the state service
+ * then hands the Java builder the restored commit: it compiles only the sources that differ from it.
+ * <p>
+ * A state of another JDT version, or one JDT does not accept, is not restored: the restore of that project says so
+ * once in the Error Log and the builder goes on from its own state, building what the checkout changed.
+ */
+public final class JdtBuildStateContributor implements IStateContributor {
+
+	static final String STATE = "state"; //$NON-NLS-1$
+	static final String JDT_VERSION = "jdt-version"; //$NON-NLS-1$
+
+	@Override
+	public int version() {
+		return 1;
+	}
+
+	@Override
+	public Set<String> builderStates() {
+		return Set.of(JavaCore.BUILDER_ID);
+	}
+
+	@Override
+	public boolean appliesTo(IProject project) {
+		try {
+			return project.isAccessible() && project.hasNature(JavaCore.NATURE_ID);
+		} catch (CoreException e) {
+			return false;
+		}
+	}
+
+	@Override
+	public void save(ISaveContext context, IProgressMonitor monitor) throws CoreException {
+		IProject project = context.project();
+		byte[] state = JdtBuildStates.write(project, monitor);
+		if (state == null) {
+			throw new CoreException(Status.info(NLS.bind(Messages.JdtState_none, project.getName())));
+		}
+		try {
+			context.addBytes(STATE, state);
+			context.addBytes(JDT_VERSION, jdtVersion().getBytes(StandardCharsets.UTF_8));
+		} catch (IOException e) {
+			throw new CoreException(Status.error(e.getMessage(), e));
+		}
+	}
+
+	@Override
+	public void restore(IRestoreContext context, IProgressMonitor monitor) throws CoreException {
+		IProject project = context.project();
+		try {
+			String written = new String(readAll(context, JDT_VERSION), StandardCharsets.UTF_8);
+			if (!written.equals(jdtVersion())) {
+				throw new CoreException(Status.warning(
+						NLS.bind(Messages.JdtState_otherVersion, new Object[] { project.getName(), written, jdtVersion() })));
+			}
+			Object state = JdtBuildStates.read(project, readAll(context, STATE));
+			if (state == null) {
+				throw new CoreException(Status.warning(NLS.bind(Messages.JdtState_unreadable, project.getName())));
+			}
+			JdtBuildStates.install(project, state);
+		} catch (IOException e) {
+			throw new CoreException(Status.error(NLS.bind(Messages.JdtState_unreadable, project.getName()), e));
+		}
+	}
+
+	private static byte[] readAll(IRestoreContext context, String name) throws IOException {
+		try (InputStream in = context.open(name)) {
+			return in.readAllBytes();
+		}
+	}
+
+	/** @return the version of the JDT core bundle running: a state is restored by the JDT that wrote it only */
+	private static String jdtVersion() {
+		return FrameworkUtil.getBundle(JavaCore.class).getVersion().toString();
+	}
+}

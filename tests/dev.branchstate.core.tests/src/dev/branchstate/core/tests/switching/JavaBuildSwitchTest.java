@@ -1,0 +1,369 @@
+package dev.branchstate.core.tests.switching;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.eclipse.core.resources.IFile;
+import org.eclipse.core.resources.IProject;
+import org.eclipse.core.resources.IResource;
+import org.eclipse.core.resources.IncrementalProjectBuilder;
+import org.eclipse.core.runtime.NullProgressMonitor;
+import org.eclipse.core.runtime.OperationCanceledException;
+import org.eclipse.core.runtime.preferences.IEclipsePreferences;
+import org.eclipse.core.runtime.preferences.InstanceScope;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.branchstate.core.BranchstatePreferences;
+import dev.branchstate.core.StateEvent;
+import dev.branchstate.core.StateInfo;
+import dev.branchstate.core.internal.build.BuildManagerAccess;
+import dev.branchstate.core.internal.switching.SwitchCommand;
+
+/**
+ * Branch switches of a Java project built by JDT's real builder: after every switch, {@code bin/} and the Java
+ * problem markers equal a clean build of the working tree, byte for byte and marker for marker — also when a
+ * branch is left before it was ever built, with automatic building off, and when a checkout happens while a build
+ * runs.
+ */
+class JavaBuildSwitchTest {
+
+	/** main: five classes; A1 has a warning (an unused private field), A2 uses A1. */
+	private static final Map<String, String> MAIN = Map.of( //
+			"src/p/A1.java", "package p;\npublic class A1 {\n\tprivate int unused;\n\tpublic int one() { return 1; }\n}\n",
+			"src/p/A2.java", "package p;\npublic class A2 {\n\tint two() { return new A1().one() + 1; }\n}\n",
+			"src/p/A3.java", "package p;\npublic class A3 {\n}\n", //
+			"src/p/A4.java", "package p;\npublic class A4 {\n\tA3 three;\n}\n", //
+			"src/p/A5.java", "package p;\npublic class A5 {\n\tclass Inner {}\n}\n");
+	/** feat = main + X, which has a warning of its own (an unused import). */
+	private static final Map<String, String> FEAT = Map.of("src/p/X.java",
+			"package p;\nimport java.util.List;\npublic class X {\n\tA2 two;\n}\n");
+
+	@TempDir
+	Path temp;
+
+	private SwitchHarness harness;
+	private JavaRepository repo;
+	private IProject project;
+
+	@BeforeEach
+	void setUp() throws Exception {
+		harness = new SwitchHarness();
+		preference(BranchstatePreferences.DERIVED_FOLDERS, "bin");
+		repo = JavaRepository.create(temp.resolve("repo"), MAIN);
+		repo.branch("feat", FEAT);
+		repo.git.checkout().setName("main").call();
+	}
+
+	@AfterEach
+	void tearDown() throws Exception {
+		JdtBuilds.release();
+		SwitchHarness.awaitQuiet();
+		if (project != null && project.exists()) {
+			for (StateInfo state : harness.service.states(repo.gitDir())) {
+				harness.service.delete(state);
+			}
+			project.delete(false, true, null);
+		}
+		repo.close();
+		preference(BranchstatePreferences.DERIVED_FOLDERS, null);
+		harness.autoBuild(true);
+		harness.close();
+	}
+
+	/**
+	 * The scenario of the bug report with automatic building off (the headless switch builds after each switch, as
+	 * the user would): {@code main} is left before it was ever built, so its derived data must not become its state.
+	 */
+	@Test
+	void aBranchLeftBeforeItWasBuiltEndsEveryLaterSwitchEqualToACleanBuild_autoBuildOff() throws Exception {
+		harness.autoBuild(false);
+		project = repo.importProject();
+		harness.manager().track();
+		SwitchHarness.awaitQuiet();
+		assertThat(JavaRepository.Build.of(project).output()).as("nothing is built before the first switch").isEmpty();
+
+		String first = switchTo("feat");
+		assertEqualToCleanBuild("feat");
+		for (String branch : List.of("main", "feat", "main")) {
+			switchTo(branch);
+			assertEqualToCleanBuild(branch);
+		}
+		assertThat(first).as("the first switch's output").contains(
+				"not saved: builder org.eclipse.jdt.core.javabuilder has not built project '" + project.getName() + "'");
+		assertThat(harness.service.states(repo.gitDir()).stream().flatMap(s -> s.branches().stream()))
+				.as("states saved once each branch was built").contains("main", "feat");
+	}
+
+	/**
+	 * Automatic building on, and the first build of {@code main} still running when {@code feat} is checked out in
+	 * a terminal: the switch interrupts the build, so what is on disk is no complete build of {@code main} and must
+	 * not become its state; every later switch ends equal to a clean build.
+	 */
+	@Test
+	void aCheckoutWhileTheFirstBuildRunsEndsEveryLaterSwitchEqualToACleanBuild() throws Exception {
+		harness.autoBuild(true);
+		JdtBuilds.hold();
+		project = repo.importProject(); // the auto-build starts and is held before it compiles
+		harness.manager().track();
+		JdtBuilds.awaitHeld();
+		repo.cli("checkout", "feat");
+		Thread.sleep(500); // the HEAD watch schedules the switch, which waits for the build's rule
+		JdtBuilds.release();
+		SwitchHarness.awaitQuiet();
+		project.refreshLocal(IResource.DEPTH_INFINITE, null);
+		SwitchHarness.awaitQuiet();
+		assertThat(harness.service.states(repo.gitDir()).stream().map(StateInfo::branches).toList())
+				.as("no state of main from an interrupted build").noneMatch(b -> b.contains("main"));
+		assertEqualToCleanBuild("feat");
+
+		for (String branch : List.of("main", "feat", "main")) {
+			switchTo(branch);
+			assertEqualToCleanBuild(branch);
+		}
+	}
+
+	/**
+	 * A clean build of {@code main} whose rebuild is still running when {@code feat} is checked out in a terminal:
+	 * the state of {@code main} stored before stays the one restored later, not the half-built output.
+	 */
+	@Test
+	void aCheckoutWhileARebuildRunsKeepsTheCompleteStateOfTheBranchLeft() throws Exception {
+		harness.autoBuild(true);
+		project = repo.importProject();
+		harness.manager().track();
+		SwitchHarness.awaitQuiet();
+		switchTo("feat");
+		switchTo("main");
+		assertEqualToCleanBuild("main");
+		assertThat(harness.service.states(repo.gitDir())).hasSize(2);
+
+		JdtBuilds.hold();
+		project.build(IncrementalProjectBuilder.CLEAN_BUILD, null); // Project › Clean…: the auto-build rebuilds
+		JdtBuilds.awaitHeld();
+		repo.cli("checkout", "feat");
+		Thread.sleep(500);
+		JdtBuilds.release();
+		SwitchHarness.awaitQuiet();
+		project.refreshLocal(IResource.DEPTH_INFINITE, null);
+		SwitchHarness.awaitQuiet();
+		assertEqualToCleanBuild("feat");
+
+		for (String branch : List.of("main", "feat", "main")) {
+			switchTo(branch);
+			assertEqualToCleanBuild(branch);
+		}
+	}
+
+	/**
+	 * The nearest stored state for a commit has a source file that neither the commit left nor the one entered has:
+	 * JDT would never hear that it is gone, so its class file would survive the restore and code could still
+	 * compile against it. The restore is refused; the build then ends equal to a clean build, whose error marker
+	 * says the type is missing.
+	 */
+	@Test
+	void aStateWithASourceThatNeitherCommitHasIsNotRestored() throws Exception {
+		repo.git.checkout().setName("main").call();
+		repo.branch("base", FEAT); // main + X: the state that will be the nearest ancestor
+		Map<String, String> target = new HashMap<>();
+		target.put("src/p/X.java", null); // gone again, and A4 now needs it
+		target.put("src/p/A4.java", "package p;\npublic class A4 {\n\tA3 three;\n\tX x;\n}\n");
+		repo.branch("target", target);
+		repo.git.checkout().setName("main").call();
+		harness.autoBuild(true);
+		project = repo.importProject();
+		harness.manager().track();
+		SwitchHarness.awaitQuiet();
+		switchTo("base");
+		switchTo("main");
+		harness.takeEvents(repo.gitDir());
+
+		String output = switchTo("target");
+		assertThat(output).contains("is not restored: " + project.getName() + "/src/p/X.java is in the state");
+		assertEqualToCleanBuild("target");
+		assertThat(JavaRepository.Build.of(project).output()).doesNotContainKey("p/X.class");
+	}
+
+	/**
+	 * A restore cancelled once it has begun to write: the derived data is removed (the derived-resources contributor
+	 * empties what it was restoring) and JDT, which believed in the class files that were there, must build the
+	 * project in full rather than go on with an empty output folder.
+	 */
+	@Test
+	void aRestoreCancelledWhileWritingEndsInAFullBuildEqualToACleanBuild() throws Exception {
+		harness.autoBuild(true);
+		project = repo.importProject();
+		harness.manager().track();
+		SwitchHarness.awaitQuiet();
+		switchTo("feat");
+		switchTo("main");
+		String main = repo.git.getRepository().resolve("HEAD").name();
+
+		CancelOnceWriting monitor = new CancelOnceWriting();
+		assertThatThrownBy(() -> harness.service.restore(repo.gitDir(), main, monitor))
+				.isInstanceOf(OperationCanceledException.class);
+		assertThat(monitor.cancelledAt).as("cancelled after the verify, while restoring").isGreaterThan(0.30);
+		SwitchHarness.awaitQuiet();
+		assertEqualToCleanBuild("main");
+	}
+
+	/** Reports cancel once the restore's progress is past its verify step (about a third), i.e. while it writes. */
+	private static final class CancelOnceWriting extends NullProgressMonitor {
+		private double total = 100;
+		private double done;
+		volatile double cancelledAt;
+
+		@Override
+		public void beginTask(String name, int totalWork) {
+			total = totalWork;
+		}
+
+		@Override
+		public void internalWorked(double work) {
+			done += work;
+		}
+
+		@Override
+		public void worked(int work) {
+			internalWorked(work);
+		}
+
+		@Override
+		public boolean isCanceled() {
+			if (cancelledAt == 0 && done / total > 0.36) {
+				cancelledAt = done / total;
+			}
+			return cancelledAt > 0;
+		}
+	}
+
+	/**
+	 * Restore instead of rebuild: with the exact state of the branch entered stored, JDT is handed the restored
+	 * commit with its output and its own state, and compiles nothing; the result equals a clean build.
+	 */
+	@Test
+	void exactStatesAreHandedToJdtWhichCompilesNothing() throws Exception {
+		harness.autoBuild(true);
+		project = repo.importProject();
+		harness.manager().track();
+		SwitchHarness.awaitQuiet();
+		switchTo("feat");
+		assertThat(JdtBuilds.takeCompiled()).as("no state of feat: JDT builds the checkout's change")
+				.contains("src/p/X.java");
+		assertEqualToCleanBuild("feat");
+
+		for (String branch : List.of("main", "feat", "main")) {
+			JdtBuilds.takeCompiled();
+			String output = switchTo(branch);
+			assertThat(output).contains("restored");
+			assertThat(JdtBuilds.takeCompiled()).as("units JDT compiled after the exact restore of " + branch)
+					.isEmpty();
+			assertEqualToCleanBuild(branch);
+		}
+	}
+
+	/**
+	 * The nearest stored ancestor: JDT is handed the state of feat and compiles only the file the commit after it
+	 * changed (and what depends on it structurally); then an edit that changes a signature used by other files
+	 * recompiles those as well — the restored JDT state knows the references. Both end equal to a clean build.
+	 */
+	@Test
+	void aNearestAncestorIsHandedToJdtWhichCompilesOnlyWhatDiffers() throws Exception {
+		repo.git.checkout().setName("feat").call();
+		repo.branch("feat2", Map.of("src/p/A3.java", "package p;\npublic class A3 {\n\tint body() { return 3; }\n}\n"));
+		repo.git.checkout().setName("main").call();
+		harness.autoBuild(true);
+		project = repo.importProject();
+		harness.manager().track();
+		SwitchHarness.awaitQuiet();
+		switchTo("feat");
+		switchTo("main");
+		JdtBuilds.takeCompiled();
+
+		String output = switchTo("feat2");
+		assertThat(output).contains("restored");
+		assertThat(JdtBuilds.takeCompiled()).as("units JDT compiled after the state of feat and the replay")
+				.contains("src/p/A3.java").isSubsetOf("src/p/A3.java", "src/p/A4.java");
+		assertEqualToCleanBuild("feat2");
+
+		IFile a1 = project.getFile("src/p/A1.java");
+		a1.setContents(new ByteArrayInputStream(
+				"package p;\npublic class A1 {\n\tprivate int unused;\n\tpublic long one() { return 1; }\n}\n"
+						.getBytes(StandardCharsets.UTF_8)), IResource.FORCE, null);
+		SwitchHarness.awaitQuiet();
+		assertThat(JdtBuilds.takeCompiled()).as("a signature change recompiles its users")
+				.contains("src/p/A1.java", "src/p/A2.java");
+		JavaRepository.Build actual = JavaRepository.Build.of(project);
+		assertThat(actual.differencesFrom(repo.cleanBuild(temp))).as("after the edit").isEmpty();
+		a1.setContents(new ByteArrayInputStream(MAIN.get("src/p/A1.java").getBytes(StandardCharsets.UTF_8)),
+				IResource.FORCE, null);
+	}
+
+	/**
+	 * Without the internal build manager (the capability check fails), nothing is handed to JDT: it builds the
+	 * checkout's change itself, and the switch still ends equal to a clean build.
+	 */
+	@Test
+	void withoutTheInternalBuildManagerJdtBuildsTheChangeAndTheResultIsStillRight() throws Exception {
+		harness.autoBuild(true);
+		project = repo.importProject();
+		harness.manager().track();
+		SwitchHarness.awaitQuiet();
+		switchTo("feat");
+		switchTo("main");
+		BuildManagerAccess.setAvailable(false);
+		try {
+			JdtBuilds.takeCompiled();
+			switchTo("feat");
+			assertThat(JdtBuilds.takeCompiled()).as("JDT builds what the checkout changed").contains("src/p/X.java");
+			assertEqualToCleanBuild("feat");
+			switchTo("main");
+			assertEqualToCleanBuild("main");
+		} finally {
+			BuildManagerAccess.setAvailable(true);
+		}
+	}
+
+	/** The headless {@code switch} command (checkout with JGit, the switch, the build, the background jobs). */
+	private String switchTo(String branch) throws Exception {
+		ByteArrayOutputStream out = new ByteArrayOutputStream();
+		ByteArrayOutputStream err = new ByteArrayOutputStream();
+		Integer exit = SwitchCommand.run(List.of(repo.workTree.toString(), SwitchCommand.WITH_BRANCHSTATE, branch),
+				new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+		String output = out.toString(StandardCharsets.UTF_8);
+		assertThat(exit).as(output + err.toString(StandardCharsets.UTF_8)).isZero();
+		return output;
+	}
+
+	private void assertEqualToCleanBuild(String branch) throws Exception {
+		assertThat(repo.git.getRepository().getBranch()).isEqualTo(branch);
+		JavaRepository.Build actual = JavaRepository.Build.of(project);
+		JavaRepository.Build clean = repo.cleanBuild(temp);
+		assertThat(clean.output()).as("a clean build of " + branch + " compiles something").isNotEmpty();
+		assertThat(clean.markers()).as("a clean build of " + branch + " has warnings").isNotEmpty();
+		List<StateEvent> events = harness.takeEvents(repo.gitDir());
+		assertThat(actual.differencesFrom(clean))
+				.as("bin/ and markers on %s against a clean build; events: %s", branch, events).isEmpty();
+	}
+
+	private static void preference(String key, String value) throws Exception {
+		IEclipsePreferences node = InstanceScope.INSTANCE.getNode(BranchstatePreferences.NODE);
+		if (value == null) {
+			node.remove(key);
+		} else {
+			node.put(key, value);
+		}
+		node.flush();
+	}
+}

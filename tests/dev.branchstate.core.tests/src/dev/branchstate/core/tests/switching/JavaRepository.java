@@ -1,0 +1,230 @@
+package dev.branchstate.core.tests.switching;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.eclipse.core.resources.IMarker;
+import org.eclipse.core.resources.IProject;
+import org.eclipse.core.resources.IProjectDescription;
+import org.eclipse.core.resources.IResource;
+import org.eclipse.core.resources.IWorkspace;
+import org.eclipse.core.resources.IncrementalProjectBuilder;
+import org.eclipse.core.resources.ResourcesPlugin;
+import org.eclipse.core.runtime.CoreException;
+import org.eclipse.core.runtime.IPath;
+import org.eclipse.jdt.core.IJavaModelMarker;
+import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.lib.PersonIdent;
+
+/**
+ * A Git repository holding one Java project at its root, as a user's would: {@code .project} with the Java nature
+ * and builder, {@code .classpath} with the source folder {@code src}, the running JDK as a library and the output
+ * folder {@code bin} (git-ignored). Offers a clean build of the working tree to compare a switch's result with.
+ */
+final class JavaRepository implements AutoCloseable {
+
+	private static final AtomicInteger NAMES = new AtomicInteger();
+
+	final Path workTree;
+	final Git git;
+	final String projectName;
+
+	private JavaRepository(Path workTree, Git git, String projectName) {
+		this.workTree = workTree;
+		this.git = git;
+		this.projectName = projectName;
+	}
+
+	/** A repository whose first commit on {@code main} holds the Java project and the sources (path → content). */
+	static JavaRepository create(Path dir, Map<String, String> sources) throws Exception {
+		Git git = Git.init().setDirectory(dir.toFile()).setInitialBranch("main").call();
+		String name = "java" + NAMES.incrementAndGet();
+		JavaRepository repo = new JavaRepository(dir, git, name);
+		Map<String, String> files = new LinkedHashMap<>(projectFiles(name));
+		files.put(".gitignore", "bin/\n");
+		files.putAll(sources);
+		repo.commit("main", files);
+		return repo;
+	}
+
+	static Map<String, String> projectFiles(String name) {
+		String jrt = Path.of(System.getProperty("java.home"), "lib", "jrt-fs.jar").toString();
+		return Map.of(".project", """
+				<?xml version="1.0" encoding="UTF-8"?>
+				<projectDescription>
+					<name>%s</name>
+					<comment></comment>
+					<projects></projects>
+					<buildSpec>
+						<buildCommand><name>org.eclipse.jdt.core.javabuilder</name><arguments></arguments></buildCommand>
+					</buildSpec>
+					<natures><nature>org.eclipse.jdt.core.javanature</nature></natures>
+				</projectDescription>
+				""".formatted(name), ".classpath", """
+				<?xml version="1.0" encoding="UTF-8"?>
+				<classpath>
+					<classpathentry kind="src" path="src"/>
+					<classpathentry kind="lib" path="%s"/>
+					<classpathentry kind="output" path="bin"/>
+				</classpath>
+				""".formatted(jrt));
+	}
+
+	File gitDir() {
+		return git.getRepository().getDirectory();
+	}
+
+	/** Writes (a {@code null} content deletes) and commits files on the current branch; @return the commit id */
+	String commit(String message, Map<String, String> files) throws Exception {
+		for (Map.Entry<String, String> file : files.entrySet()) {
+			Path path = workTree.resolve(file.getKey());
+			if (file.getValue() == null) {
+				Files.deleteIfExists(path);
+			} else {
+				Files.createDirectories(path.getParent());
+				Files.writeString(path, file.getValue());
+			}
+		}
+		git.add().addFilepattern(".").call();
+		git.add().setUpdate(true).addFilepattern(".").call();
+		PersonIdent ident = new PersonIdent("Branchstate Test", "test@branchstate.dev");
+		return git.commit().setMessage(message).setAuthor(ident).setCommitter(ident).call().name();
+	}
+
+	/** Creates {@code branch} at HEAD, checks it out and commits the files there; @return the commit id */
+	String branch(String branch, Map<String, String> files) throws Exception {
+		git.branchCreate().setName(branch).call();
+		git.checkout().setName(branch).call();
+		return commit(branch, files);
+	}
+
+	/** Imports the project of the work tree into the workspace (as File › Import › Existing Projects does). */
+	IProject importProject() throws CoreException {
+		IWorkspace workspace = ResourcesPlugin.getWorkspace();
+		IProjectDescription description = workspace
+				.loadProjectDescription(IPath.fromPath(workTree.resolve(".project")));
+		IProject project = workspace.getRoot().getProject(description.getName());
+		project.create(description, null);
+		project.open(null);
+		return project;
+	}
+
+	/** Runs the git command line in the work tree, as a user in a terminal would. */
+	void cli(String... args) throws IOException, InterruptedException {
+		List<String> command = new ArrayList<>();
+		command.add("git");
+		command.addAll(List.of(args));
+		Process process = new ProcessBuilder(command).directory(workTree.toFile()).redirectErrorStream(true).start();
+		String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+		if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
+			throw new IOException("git " + String.join(" ", args) + " failed: " + output);
+		}
+	}
+
+	/**
+	 * The reference: a copy of the working tree (without {@code .git} and {@code bin}) imported as a second project
+	 * under another name and built in full by JDT. @return its output folder and Java problem markers
+	 */
+	Build cleanBuild(Path scratch) throws Exception {
+		String name = projectName + "-clean" + NAMES.incrementAndGet();
+		Path copy = scratch.resolve(name);
+		try (var walk = Files.walk(workTree)) {
+			for (Path source : walk.toList()) {
+				Path relative = workTree.relativize(source);
+				if (relative.toString().isEmpty() || relative.startsWith(".git") || relative.startsWith("bin")) {
+					continue;
+				}
+				Path target = copy.resolve(relative.toString());
+				if (Files.isDirectory(source)) {
+					Files.createDirectories(target);
+				} else {
+					Files.createDirectories(target.getParent());
+					Files.copy(source, target);
+				}
+			}
+		}
+		Files.writeString(copy.resolve(".project"), projectFiles(name).get(".project"));
+		IProject project = null;
+		try {
+			IWorkspace workspace = ResourcesPlugin.getWorkspace();
+			IProjectDescription description = workspace.loadProjectDescription(IPath.fromPath(copy.resolve(".project")));
+			project = workspace.getRoot().getProject(name);
+			project.create(description, null);
+			project.open(null);
+			project.build(IncrementalProjectBuilder.FULL_BUILD, null);
+			return Build.of(project);
+		} finally {
+			if (project != null) {
+				project.delete(true, true, null);
+			}
+		}
+	}
+
+	/** What a build left: the output folder's files (path → bytes) and the Java problem markers, one line each. */
+	record Build(Map<String, byte[]> output, TreeSet<String> markers) {
+
+		static Build of(IProject project) throws IOException, CoreException {
+			Map<String, byte[]> output = new TreeMap<>();
+			Path bin = project.getLocation().toPath().resolve("bin");
+			if (Files.isDirectory(bin)) {
+				try (var walk = Files.walk(bin)) {
+					for (Path file : walk.filter(Files::isRegularFile).toList()) {
+						output.put(bin.relativize(file).toString(), Files.readAllBytes(file));
+					}
+				}
+			}
+			TreeSet<String> markers = new TreeSet<>();
+			for (IMarker marker : project.findMarkers(IJavaModelMarker.JAVA_MODEL_PROBLEM_MARKER, true,
+					IResource.DEPTH_INFINITE)) {
+				markers.add(marker.getResource().getProjectRelativePath() + ":" + marker.getAttribute(IMarker.LINE_NUMBER, -1)
+						+ " " + marker.getAttribute(IMarker.SEVERITY, -1) + " id=" + marker.getAttribute("id", -1) + " "
+						+ marker.getAttribute(IMarker.MESSAGE, ""));
+			}
+			return new Build(output, markers);
+		}
+
+		/** @return the differences from {@code expected}, one line each; empty when equal byte for byte */
+		List<String> differencesFrom(Build expected) {
+			List<String> differences = new ArrayList<>();
+			for (String path : expected.output.keySet()) {
+				if (!output.containsKey(path)) {
+					differences.add("missing bin/" + path);
+				} else if (!java.util.Arrays.equals(output.get(path), expected.output.get(path))) {
+					differences.add("different bin/" + path);
+				}
+			}
+			for (String path : output.keySet()) {
+				if (!expected.output.containsKey(path)) {
+					differences.add("extra bin/" + path);
+				}
+			}
+			for (String marker : expected.markers) {
+				if (!markers.contains(marker)) {
+					differences.add("missing marker " + marker);
+				}
+			}
+			for (String marker : markers) {
+				if (!expected.markers.contains(marker)) {
+					differences.add("extra marker " + marker);
+				}
+			}
+			return differences;
+		}
+	}
+
+	@Override
+	public void close() {
+		git.close();
+	}
+}
