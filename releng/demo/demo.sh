@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# The main job (./launch demo): builds Branchstate, installs it and its Java index (the examples feature) from its
-# update site into a fresh copy of the user's IDE with the IDE's own p2 director, makes a demo Git repository from
-# real sources (two releases of Apache Commons Lang from Maven Central, committed as two branches, plus a third
-# branch with one more commit, with their class files as git-ignored derived output), runs Branchstate on it, and
-# measures the end-to-end branch switch the way releng/bench/e2e does (cases a-d, one table). With a display
-# (DISPLAY set by you, not by ./launch's Xvfb) the IDE then opens on the demo workspace, the Branch States view
-# showing the states; without one the scenario runs headless and prints what happened.
+# The main job (./launch demo): builds Branchstate, installs it, Branchstate for Java (the JDT feature) and its Java
+# index (the examples feature) from its update site into a fresh copy of the user's IDE with the IDE's own p2
+# director, makes a demo Git repository from real sources (two releases of Apache Commons Lang from Maven Central,
+# committed as two branches of one Java project, plus a third branch with one more commit; bin/ is git-ignored and
+# built by JDT in the installed IDE), runs Branchstate on it, checks the results against a clean JDT build of the
+# same sources (the restores byte for byte; the measured rounds report the class files that differ, as JDT's own
+# incremental build leaves a few), and measures the end-to-end branch switch the way releng/bench/e2e does (cases
+# a-d, one table). With a display (DISPLAY set by you, not by ./launch's Xvfb) the IDE then opens on the demo
+# workspace, the Branch States view showing the states; without one the scenario runs headless and prints what
+# happened.
 #
 # Options: --no-build (reuse the last build), --headless (never open the IDE), --rounds N (runs of each measured
 # case, the median is reported; default 3).
@@ -36,7 +39,7 @@ fi
 site_zip=$(ls releng/dev.branchstate.site/target/dev.branchstate.site-*.zip)
 product=releng/dev.branchstate.ide/target/products/dev.branchstate.ide/linux/gtk/x86_64
 
-step "Installing Branchstate and its Java index into a fresh IDE with its p2 director"
+step "Installing Branchstate, Branchstate for Java and the Java index into a fresh IDE with its p2 director"
 rm -rf "$demo"
 mkdir -p "$demo/logs"
 cp -r "$product" "$demo/eclipse"
@@ -45,7 +48,7 @@ eclipse() { java -Xmx2g -jar "$launcher" -nosplash "$@"; }
 start=$(date +%s%N)
 eclipse -application org.eclipse.equinox.p2.director -data "$demo/director-ws" \
 	-repository "jar:file:$root/$site_zip!/" \
-	-installIU dev.branchstate.feature.feature.group,dev.branchstate.examples.feature.feature.group \
+	-installIU dev.branchstate.feature.feature.group,dev.branchstate.jdt.feature.feature.group,dev.branchstate.examples.feature.feature.group \
 	> "$demo/logs/install.log" 2>&1 || { cat "$demo/logs/install.log" >&2; fail "the p2 director failed"; }
 installed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
 grep -E '^(Installing|Operation completed)' "$demo/logs/install.log"
@@ -55,20 +58,34 @@ step "Making the demo repository from real sources (Apache Commons Lang 3.17.0 a
 repo=$demo/commons-lang
 mkdir -p "$demo/jars"
 for v in 3.17.0 3.18.0; do
-	for c in sources ''; do
+	for c in sources; do
 		./mvnw -B -q dependency:copy -Dartifact="org.apache.commons:commons-lang3:$v:jar${c:+:$c}" \
 			-DoutputDirectory="$demo/jars" -Dmdep.overWriteIfNewer=true
 	done
 done
+java_project() { # folder, project name: .project (Java nature and builder) and .classpath (src, the JDK, bin)
+	cat > "$1/.project" <<-EOP
+	<?xml version="1.0" encoding="UTF-8"?>
+	<projectDescription><name>$2</name><comment></comment><projects></projects>
+	<buildSpec><buildCommand><name>org.eclipse.jdt.core.javabuilder</name><arguments></arguments></buildCommand></buildSpec>
+	<natures><nature>org.eclipse.jdt.core.javanature</nature></natures></projectDescription>
+	EOP
+	# the JDK the IDE runs on, as a library (the product has no JRE container: no org.eclipse.jdt.launching)
+	cat > "$1/.classpath" <<-EOP
+	<?xml version="1.0" encoding="UTF-8"?>
+	<classpath><classpathentry kind="src" path="src"/><classpathentry kind="lib" path="$JAVA_HOME/lib/jrt-fs.jar"/>
+	<classpathentry kind="output" path="bin"/></classpath>
+	EOP
+}
 git init -q -b release-3.17 "$repo"
 git -C "$repo" config user.name "Branchstate demo"
 git -C "$repo" config user.email "demo@branchstate.invalid"
 printf 'bin/\n' > "$repo/.gitignore"
-unpack_release() { # version: its sources into src/ (tracked), its class files into bin/ (git-ignored, derived)
-	find "$repo" -mindepth 1 -maxdepth 1 ! -name .git ! -name .gitignore -exec rm -rf {} +
-	mkdir -p "$repo/src" "$repo/bin"
-	unzip -q -o "$demo/jars/commons-lang3-$1-sources.jar" -d "$repo/src" -x 'META-INF/*'
-	unzip -q -o "$demo/jars/commons-lang3-$1.jar" -d "$repo/bin" -x 'META-INF/*'
+unpack_release() { # version: its sources into src/ (tracked) of the Java project; bin/ is JDT's
+	find "$repo" -mindepth 1 -maxdepth 1 ! -name .git ! -name .gitignore ! -name bin -exec rm -rf {} +
+	mkdir -p "$repo/src"
+	unzip -q -o "$demo/jars/commons-lang3-$1-sources.jar" -d "$repo/src" -x 'META-INF/*' 'module-info.java'
+	java_project "$repo" commons-lang
 }
 unpack_release 3.17.0
 git -C "$repo" add -A
@@ -88,12 +105,10 @@ for f in $(git -C "$repo" ls-files 'src/*.java' | grep -v -e package-info -e mod
 done
 git -C "$repo" commit -q -am "One more commit: a method appended to three classes"
 git -C "$repo" checkout -q release-3.17
-unpack_release 3.17.0 # bin/ as a build of 3.17 would leave it
 git -C "$repo" diff --quiet HEAD || { echo "demo: the working tree of release-3.17 is not clean" >&2; exit 1; }
 echo "$(git -C "$repo" ls-files | wc -l) tracked files, branches: $(git -C "$repo" branch --format='%(refname:short)' | tr '\n' ' ')"
 echo "release-3.17 -> release-3.18 changes $(git -C "$repo" diff --name-only release-3.17 release-3.18 | wc -l) files," \
 	"release-3.18 -> release-3.18-plus $(git -C "$repo" diff --name-only release-3.18 release-3.18-plus | wc -l)"
-echo "$(find "$repo/bin" -type f | wc -l) derived class files in bin/ ($(du -sh "$repo/bin" | cut -f1))"
 
 step "Branchstate in the installed IDE"
 ws=$demo/workspace
@@ -105,60 +120,57 @@ app status > "$demo/logs/status.log" || { cat "$demo/logs/status.log" >&2; fail 
 grep -E '^(bundle|extension-point|contribution dev.branchstate.core.contributors)' "$demo/logs/status.log"
 grep -q 'contribution dev.branchstate.core.contributors contributor dev.branchstate.javaindex from dev.branchstate.javaindex' \
 	"$demo/logs/status.log" || fail "the Java index is not registered as a contributor"
+grep -q 'contribution dev.branchstate.core.contributors contributor dev.branchstate.jdt.buildstate from dev.branchstate.jdt' \
+	"$demo/logs/status.log" || fail "Branchstate for Java is not registered as a contributor"
 app import "$repo"
 
-expected_classes() { # version: prints a folder holding the class files of that release's jar
-	local expected=$demo/expected-$1
-	if [ ! -d "$expected" ]; then
+expected_classes() { # branch: prints the output folder of a clean JDT build of that branch's tree
+	local expected=$demo/clean/$1
+	if [ ! -d "$expected/bin" ]; then
+		rm -rf "$expected"
 		mkdir -p "$expected"
-		unzip -q -o "$demo/jars/commons-lang3-$1.jar" -d "$expected" -x 'META-INF/*'
+		git -C "$repo" archive "$1" | tar -x -C "$expected"
+		java_project "$expected" "clean-$1"
+		git -C "$expected" init -q && git -C "$expected" add -A \
+			&& git -C "$expected" -c user.name=demo -c user.email=demo@branchstate.invalid commit -q -m clean
+		eclipse -data "$demo/ws-clean" -application dev.branchstate.core.app import "$expected" > /dev/null 2>&1 \
+			&& eclipse -data "$demo/ws-clean" -application dev.branchstate.core.app save "$expected" \
+				> "$demo/logs/clean-$1.log" 2>&1 || { cat "$demo/logs/clean-$1.log" >&2; fail "the clean build of $1 failed"; }
 	fi
-	echo "$expected"
+	echo "$expected/bin"
 }
-expect_build_output() { # version: bin/ must be byte-identical to the class files of that release's jar
+expect_build_output() { # branch: bin/ must be byte-identical to a clean JDT build of that branch
 	local expected
 	expected=$(expected_classes "$1")
 	if diff -r -q "$expected" "$repo/bin" >/dev/null; then
-		echo "bin/ is byte-identical to the $1 build output ($(find "$repo/bin" -type f | wc -l) files)"
+		echo "bin/ is byte-identical to a clean JDT build of $1 ($(find "$repo/bin" -type f | wc -l) files)"
 	else
-		echo "demo: bin/ differs from the $1 build output:" >&2
+		echo "demo: bin/ differs from a clean JDT build of $1:" >&2
 		diff -r -q "$expected" "$repo/bin" | head >&2
 		exit 1
 	fi
 }
-build_output() { # version: plays the builder (the demo project has none): bin/ as a build of that release leaves it,
-	# only the class files that differ written, the stale ones removed
-	local expected f
-	expected=$(expected_classes "$1")
-	(cd "$expected" && find . -type f -print0) | while IFS= read -r -d '' f; do
-		cmp -s "$expected/$f" "$repo/bin/$f" || { mkdir -p "$(dirname "$repo/bin/$f")" && cp "$expected/$f" "$repo/bin/$f"; }
-	done
-	(cd "$repo/bin" && find . -type f -print0) | while IFS= read -r -d '' f; do
-		[ -e "$expected/$f" ] || rm -f "$repo/bin/$f"
-	done
-	find "$repo/bin" -mindepth 1 -type d -empty -delete
-}
 untouched() { git -C "$repo" diff --quiet HEAD && echo "Git-tracked files untouched (git diff is empty)" || fail "git diff is not empty"; }
 
-step "On release-3.17: save its state (after the Java index has indexed the sources)"
+step "On release-3.17: Save State builds the project with JDT first (and the Java index indexes it), then saves"
 app save "$repo"
+expect_build_output release-3.17
+find "$repo/bin" -type f | wc -l | xargs printf '%s class files built by JDT in bin/ (%s)\n' "$(du -sh "$repo/bin" | cut -f1)"
 
-step "Terminal checkout of release-3.18; its build output replaces bin/, then its state is saved too"
+step "Terminal checkout of release-3.18; Save State: JDT builds what changed, then the state is saved too"
 git -C "$repo" checkout -q release-3.18
-find "$repo/bin" -mindepth 1 -delete
-unzip -q -o "$demo/jars/commons-lang3-3.18.0.jar" -d "$repo/bin" -x 'META-INF/*'
 app save "$repo"
+expect_build_output release-3.18
 app list "$repo"
 
-step "Back to release-3.17 (terminal checkout): restore instead of rebuilding"
-git -C "$repo" checkout -q release-3.17
-app restore "$repo"
-expect_build_output 3.17.0
+step "In-IDE checkout (JGit) of release-3.17: the state of release-3.17 restored, JDT handed it: nothing to compile"
+app switch "$repo" release-3.17 | grep -v '^result '
+expect_build_output release-3.17
 untouched
 
-step "In-IDE checkout (JGit) of release-3.18: the switch protocol saves release-3.17 on the way and restores release-3.18"
+step "In-IDE checkout (JGit) of release-3.18: the same the other way"
 app switch "$repo" release-3.18 | grep -v '^result '
-expect_build_output 3.18.0
+expect_build_output release-3.18
 untouched
 app verify "$repo"
 
@@ -166,9 +178,14 @@ step "The switch release-3.17 -> release-3.18 measured four ways, as releng/benc
 index=$ws/.metadata/.plugins/dev.branchstate.javaindex/index
 [ -d "$index" ] || fail "no Java index in $index"
 declare -A runs # case letter -> lines "wall ms<TAB>table row", one per round
-measure() { # case letter, round, table label, then the switch command's arguments after the repository
-	local id=$1 round=$2 label=$3 log=$demo/logs/case-$1-$2.log
-	shift 3
+differing() { # branch: how many class files of bin/ differ from a clean JDT build of it (missing or extra included)
+	local expected
+	expected=$(expected_classes "$1")
+	{ diff -r -q "$expected" "$repo/bin" || true; } | wc -l
+}
+measure() { # case letter, round, table label, branch measured, then the switch command's arguments after the repo
+	local id=$1 round=$2 label=$3 branch=$4 log=$demo/logs/case-$1-$2.log
+	shift 4
 	app switch "$repo" "$@" > "$log" || { cat "$log" >&2; fail "case $id failed (log: $log)"; }
 	local result kv since bins indexed
 	result=$(grep '^result ' "$log" | tail -1) # the last switch is the one measured
@@ -184,7 +201,7 @@ measure() { # case letter, round, table label, then the switch command's argumen
 	since="@$((started_ms / 1000)).$(printf '%03d' $((started_ms % 1000)))"
 	bins=$(find "$repo/bin" -type f -newerct "$since" | wc -l)
 	indexed=$(find "$index" -type f -newerct "$since" | wc -l)
-	runs[$id]+="$total_ms	| $label | $total_ms | $checkout_ms | $((total_ms - checkout_ms)) | $restored_files | $(mb "$restored_bytes") | $bins | $indexed | $saved_files | $(mb "$saved_bytes") |"$'\n'
+	runs[$id]+="$total_ms	| $label | $total_ms | $checkout_ms | $((total_ms - checkout_ms)) | $restored_files | $(mb "$restored_bytes") | $bins | $indexed | $saved_files | $(mb "$saved_bytes") | $(differing "$branch") |"$'\n'
 	printf ' %s %s ms' "$id" "$total_ms"
 }
 median() { # case letter: prints "wall ms<TAB>row" of the run with the median wall time
@@ -197,7 +214,6 @@ ratio() { awk -v x="$1" -v y="$2" 'BEGIN { printf "%.2f", (y > 0 ? x / y : 0) }'
 to_317() { # with Branchstate: saves the state being left, restores the one of release-3.17
 	app switch "$repo" release-3.17 > "$demo/logs/to-3.17.log" \
 		|| { cat "$demo/logs/to-3.17.log" >&2; fail "switch to release-3.17 failed"; }
-	expect_build_output 3.17.0 >/dev/null
 }
 # Each run is one IDE session of switches A→B→A→B (the JVM warm, as in an IDE that has been running), the last one
 # measured, from A with A's bin/ and index. b, c and d go back to A with Branchstate, so that the session knows the
@@ -206,24 +222,19 @@ to_317() { # with Branchstate: saves the state being left, restores the one of r
 for round in $(seq 1 "$rounds"); do
 	printf 'round %s:' "$round"
 	to_317
-	measure a "$round" "a) A→B, Branchstate off (the index re-indexes what changed)" \
+	measure a "$round" "a) A→B, Branchstate off (JDT and the index build what changed)" release-3.18 \
 		--without-branchstate release-3.18 release-3.17 release-3.18
-	expect_build_output 3.17.0 >/dev/null # nothing restored; a build would now compile 3.18: the script plays it
-	build_output 3.18.0
 	to_317
-	measure b "$round" "b) A→B, exact state of B restored" release-3.18 release-3.17 release-3.18
-	expect_build_output 3.18.0 >/dev/null
+	measure b "$round" "b) A→B, exact state of B restored and handed to JDT" release-3.18 \
+		release-3.18 release-3.17 release-3.18
 	to_317
-	measure c "$round" "c) A→B' (B + 1 commit): state of B + replay of 3 files" \
+	measure c "$round" "c) A→B' (B + 1 commit): state of B + replay of 3 files" release-3.18-plus \
 		release-3.18-plus release-3.17 release-3.18-plus
-	expect_build_output 3.18.0 >/dev/null # the state of B; no compiler rebuilds the 3 changed classes here
 	to_317
-	measure d "$round" "d) A→B, no state of A or B (A saved on the way)" \
+	measure d "$round" "d) A→B, no state of A or B (A saved on the way)" release-3.18 \
 		--delete-states release-3.18 release-3.17 --delete-states release-3.18
 	[ "$(grep '^result ' "$demo/logs/case-d-$round.log" | tail -1 | sed -E 's/.* saved_files=([0-9]+).*/\1/')" -gt 0 ] \
 		|| fail "case d saved no state of release-3.17 (log: $demo/logs/case-d-$round.log)"
-	expect_build_output 3.17.0 >/dev/null # nothing restored: the script plays the build of 3.18 again
-	build_output 3.18.0
 	echo
 done
 app save "$repo" > "$demo/logs/save-3.18.log"
@@ -233,8 +244,8 @@ declare -A wall
 echo
 [ "$rounds" = 1 ] && echo "One run per case." || echo "Median of $rounds runs per case (the row is the median run)."
 echo
-echo "| case | wall ms | checkout ms | after checkout ms | files restored | MB restored | bin/ files rewritten | index files rewritten | files saved | MB saved |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| case | wall ms | checkout ms | after checkout ms | files restored | MB restored | bin/ files rewritten | index files rewritten | files saved | MB saved | class files ≠ clean build |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for id in a b c d; do
 	line=$(median $id)
 	wall[$id]=${line%%	*}
@@ -244,8 +255,11 @@ echo
 echo "a/b = $(ratio "${wall[a]}" "${wall[b]}"), a/c = $(ratio "${wall[a]}" "${wall[c]}"), d/a = $(ratio "${wall[d]}" "${wall[a]}")"
 echo "Wall time: from the checkout until the switch is handled, the project refreshed and built and the Java index idle;"
 echo "each run is the last of three switches A→B→A→B in one session (warm JVM; d deletes the stored states before its"
-echo "first and last switch). Restored and saved figures of b, c and d include the class folder bin/"
-echo "(with the Java index); in a no compiler runs, which leaves bin/ to a build."
+echo "first and last switch). The states hold bin/ (built by JDT), JDT's builder state, the markers and the Java"
+echo "index. Last column: class files of bin/ that differ from a clean JDT build of the branch. JDT's own incremental"
+echo "build (case a, and any state saved from its output) leaves a few that a full build writes otherwise (generic"
+echo "Signature attributes, e.g. concurrent/EventCountCircuitBreaker.class); the restores before the table are checked"
+echo "byte for byte."
 echo "Logs: ${demo#$root/}/logs/"
 echo
 app list "$repo" | tail -1

@@ -38,7 +38,8 @@ public interface IStateService {
 
 	/**
 	 * Brings the build of the repository's projects up to date, as the user expects before Save State: waits for the
-	 * pending auto-build (run now), or with automatic building off runs an incremental build of them. Runs in the
+	 * auto-build (run now; started for projects never built since Eclipse started), or with automatic building off
+	 * runs an incremental build of them. Runs in the
 	 * calling thread, which must hold no scheduling rule; cancellable through the monitor.
 	 */
 	void awaitBuild(File gitDir, IProgressMonitor monitor) throws CoreException;

@@ -213,6 +213,8 @@ final class Commands {
 			jobs.await(out);
 			service.awaitBuild(gitDir, new NullProgressMonitor());
 			StateInfo state = service.save(gitDir, new NullProgressMonitor());
+			// as the IDE does when it exits: the builders' last built states (and JDT's) are kept for the next session
+			ResourcesPlugin.getWorkspace().save(true, new NullProgressMonitor());
 			out.println("saved " + state.commitId() + " branches=" + String.join(",", state.branches()) + " size=" //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$ //$NON-NLS-4$
 					+ state.size() + " data=" + state.uncompressedSize() + " archive=" + state.archive()); //$NON-NLS-1$ //$NON-NLS-2$
 			return IApplication.EXIT_OK;

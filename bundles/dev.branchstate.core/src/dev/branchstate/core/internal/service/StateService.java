@@ -4,7 +4,6 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
@@ -20,13 +19,10 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.eclipse.core.resources.IBuildConfiguration;
-import org.eclipse.core.resources.IFile;
 import org.eclipse.core.resources.IProject;
-import org.eclipse.core.resources.IResource;
 import org.eclipse.core.resources.IWorkspace;
 import org.eclipse.core.resources.IncrementalProjectBuilder;
 import org.eclipse.core.resources.ResourcesPlugin;
@@ -75,11 +71,11 @@ import dev.branchstate.core.StateInfo;
 import dev.branchstate.core.internal.Log;
 import dev.branchstate.core.internal.Messages;
 import dev.branchstate.core.internal.build.BuildManagerAccess;
-import dev.branchstate.core.internal.service.RestoreOperation.Selected;
 import dev.branchstate.core.internal.contributors.ContributorRegistry;
 import dev.branchstate.core.internal.contributors.ContributorRegistry.Descriptor;
 import dev.branchstate.core.internal.contributors.ContributorRegistry.Outcome;
 import dev.branchstate.core.internal.contributors.DerivedResourcesContributor;
+import dev.branchstate.core.internal.service.RestoreOperation.Selected;
 import dev.branchstate.core.internal.store.StateStore;
 
 /**
@@ -322,8 +318,15 @@ public final class StateService implements IStateService {
 			return;
 		}
 		if (workspace.isAutoBuilding()) {
-			// the pending auto-build, now (a manual build would make the platform skip the auto-build after the next
-			// change)
+			// the auto-build, now (a manual build would make the platform skip the auto-build after the next change);
+			// projects never built since Eclipse started (an import, say) get a change that starts it
+			if (Job.getJobManager().find(ResourcesPlugin.FAMILY_AUTO_BUILD).length == 0) {
+				for (IProject project : projects) {
+					if (BuildManagerAccess.whyNotBuilt(project).isPresent()) {
+						project.touch(null); // in the workspace tree only: no file is written
+					}
+				}
+			}
 			for (Job job : Job.getJobManager().find(ResourcesPlugin.FAMILY_AUTO_BUILD)) {
 				job.wakeUp();
 			}
