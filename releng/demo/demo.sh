@@ -3,9 +3,9 @@
 # index (the examples feature) from its update site into a fresh copy of the user's IDE with the IDE's own p2
 # director, makes a demo Git repository from real sources (two releases of Apache Commons Lang from Maven Central,
 # committed as two branches of one Java project, plus a third branch with one more commit; bin/ is git-ignored and
-# built by JDT in the installed IDE), runs Branchstate on it, checks the results against a clean JDT build of the
-# same sources (the restores byte for byte; the measured rounds report the class files that differ, as JDT's own
-# incremental build leaves a few), and measures the end-to-end branch switch the way releng/bench/e2e does (cases
+# built by JDT in the installed IDE), runs Branchstate on it, checks that every restore brings back byte for byte
+# what JDT built for that branch, reports how that compares with a clean JDT build of the same sources (JDT's own
+# incremental build writes a few class files otherwise), and measures the end-to-end branch switch the way releng/bench/e2e does (cases
 # a-d, one table). With a display (DISPLAY set by you, not by ./launch's Xvfb) the IDE then opens on the demo
 # workspace, the Branch States view showing the states; without one the scenario runs headless and prints what
 # happened.
@@ -139,38 +139,58 @@ expected_classes() { # branch: prints the output folder of a clean JDT build of 
 	fi
 	echo "$expected/bin"
 }
-expect_build_output() { # branch: bin/ must be byte-identical to a clean JDT build of that branch
+differing() { # branch: how many class files of bin/ differ from a clean JDT build of it (missing or extra included)
 	local expected
 	expected=$(expected_classes "$1")
-	if diff -r -q "$expected" "$repo/bin" >/dev/null; then
+	{ diff -r -q "$expected" "$repo/bin" || true; } | wc -l
+}
+against_clean() { # branch: says how bin/ compares with a clean JDT build of that branch
+	local n
+	n=$(differing "$1")
+	if [ "$n" = 0 ]; then
 		echo "bin/ is byte-identical to a clean JDT build of $1 ($(find "$repo/bin" -type f | wc -l) files)"
 	else
-		echo "demo: bin/ differs from a clean JDT build of $1:" >&2
-		diff -r -q "$expected" "$repo/bin" | head >&2
+		{ diff -r -q "$(expected_classes "$1")" "$repo/bin" || true; } > "$demo/logs/against-clean-$1.log"
+		echo "bin/ differs from a clean JDT build of $1 in $n class file(s), as JDT's own incremental build wrote them" \
+			"(logs/against-clean-$1.log)"
+	fi
+}
+keep_built() { # branch: a copy of bin/ as JDT built it and the state of the branch holds it
+	rm -rf "$demo/built/$1"
+	mkdir -p "$demo/built"
+	cp -a "$repo/bin" "$demo/built/$1"
+	against_clean "$1"
+}
+expect_restored() { # branch: bin/ must be byte-identical to what JDT built for that branch and its state holds
+	if diff -r -q "$demo/built/$1" "$repo/bin" >/dev/null; then
+		echo "bin/ is byte-identical to the build of $1 that its state holds ($(find "$repo/bin" -type f | wc -l) files)"
+	else
+		echo "demo: bin/ differs from the build of $1 that its state holds:" >&2
+		diff -r -q "$demo/built/$1" "$repo/bin" | head >&2
 		exit 1
 	fi
+	against_clean "$1"
 }
 untouched() { git -C "$repo" diff --quiet HEAD && echo "Git-tracked files untouched (git diff is empty)" || fail "git diff is not empty"; }
 
 step "On release-3.17: Save State builds the project with JDT first (and the Java index indexes it), then saves"
 app save "$repo"
-expect_build_output release-3.17
-find "$repo/bin" -type f | wc -l | xargs printf '%s class files built by JDT in bin/ (%s)\n' "$(du -sh "$repo/bin" | cut -f1)"
+keep_built release-3.17
 
 step "Terminal checkout of release-3.18; Save State: JDT builds what changed, then the state is saved too"
 git -C "$repo" checkout -q release-3.18
 app save "$repo"
-expect_build_output release-3.18
+keep_built release-3.18
 app list "$repo"
 
 step "In-IDE checkout (JGit) of release-3.17: the state of release-3.17 restored, JDT handed it: nothing to compile"
 app switch "$repo" release-3.17 | grep -v '^result '
-expect_build_output release-3.17
+expect_restored release-3.17
 untouched
 
 step "In-IDE checkout (JGit) of release-3.18: the same the other way"
 app switch "$repo" release-3.18 | grep -v '^result '
-expect_build_output release-3.18
+expect_restored release-3.18
 untouched
 app verify "$repo"
 
@@ -178,11 +198,6 @@ step "The switch release-3.17 -> release-3.18 measured four ways, as releng/benc
 index=$ws/.metadata/.plugins/dev.branchstate.javaindex/index
 [ -d "$index" ] || fail "no Java index in $index"
 declare -A runs # case letter -> lines "wall ms<TAB>table row", one per round
-differing() { # branch: how many class files of bin/ differ from a clean JDT build of it (missing or extra included)
-	local expected
-	expected=$(expected_classes "$1")
-	{ diff -r -q "$expected" "$repo/bin" || true; } | wc -l
-}
 measure() { # case letter, round, table label, branch measured, then the switch command's arguments after the repo
 	local id=$1 round=$2 label=$3 branch=$4 log=$demo/logs/case-$1-$2.log
 	shift 4
@@ -259,7 +274,7 @@ echo "first and last switch). The states hold bin/ (built by JDT), JDT's builder
 echo "index. Last column: class files of bin/ that differ from a clean JDT build of the branch. JDT's own incremental"
 echo "build (case a, and any state saved from its output) leaves a few that a full build writes otherwise (generic"
 echo "Signature attributes, e.g. concurrent/EventCountCircuitBreaker.class); the restores before the table are checked"
-echo "byte for byte."
+echo "byte for byte against what JDT built."
 echo "Logs: ${demo#$root/}/logs/"
 echo
 app list "$repo" | tail -1

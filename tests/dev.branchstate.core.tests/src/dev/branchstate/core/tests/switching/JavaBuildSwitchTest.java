@@ -140,10 +140,7 @@ class JavaBuildSwitchTest {
 	 */
 	@Test
 	void aCheckoutWhileARebuildRunsKeepsTheCompleteStateOfTheBranchLeft() throws Exception {
-		harness.autoBuild(true);
-		project = repo.importProject();
-		harness.manager().track();
-		SwitchHarness.awaitQuiet();
+		importAndBuild();
 		switchTo("feat");
 		switchTo("main");
 		assertEqualToCleanBuild("main");
@@ -181,10 +178,7 @@ class JavaBuildSwitchTest {
 		target.put("src/p/A4.java", "package p;\npublic class A4 {\n\tA3 three;\n\tX x;\n}\n");
 		repo.branch("target", target);
 		repo.git.checkout().setName("main").call();
-		harness.autoBuild(true);
-		project = repo.importProject();
-		harness.manager().track();
-		SwitchHarness.awaitQuiet();
+		importAndBuild();
 		switchTo("base");
 		switchTo("main");
 		harness.takeEvents(repo.gitDir());
@@ -202,10 +196,7 @@ class JavaBuildSwitchTest {
 	 */
 	@Test
 	void aRestoreCancelledWhileWritingEndsInAFullBuildEqualToACleanBuild() throws Exception {
-		harness.autoBuild(true);
-		project = repo.importProject();
-		harness.manager().track();
-		SwitchHarness.awaitQuiet();
+		importAndBuild();
 		switchTo("feat");
 		switchTo("main");
 		String main = repo.git.getRepository().resolve("HEAD").name();
@@ -254,10 +245,7 @@ class JavaBuildSwitchTest {
 	 */
 	@Test
 	void exactStatesAreHandedToJdtWhichCompilesNothing() throws Exception {
-		harness.autoBuild(true);
-		project = repo.importProject();
-		harness.manager().track();
-		SwitchHarness.awaitQuiet();
+		importAndBuild();
 		switchTo("feat");
 		assertThat(JdtBuilds.takeCompiled()).as("no state of feat: JDT builds the checkout's change")
 				.contains("src/p/X.java");
@@ -283,10 +271,7 @@ class JavaBuildSwitchTest {
 		repo.git.checkout().setName("feat").call();
 		repo.branch("feat2", Map.of("src/p/A3.java", "package p;\npublic class A3 {\n\tint body() { return 3; }\n}\n"));
 		repo.git.checkout().setName("main").call();
-		harness.autoBuild(true);
-		project = repo.importProject();
-		harness.manager().track();
-		SwitchHarness.awaitQuiet();
+		importAndBuild();
 		switchTo("feat");
 		switchTo("main");
 		JdtBuilds.takeCompiled();
@@ -316,10 +301,7 @@ class JavaBuildSwitchTest {
 	 */
 	@Test
 	void withoutTheInternalBuildManagerJdtBuildsTheChangeAndTheResultIsStillRight() throws Exception {
-		harness.autoBuild(true);
-		project = repo.importProject();
-		harness.manager().track();
-		SwitchHarness.awaitQuiet();
+		importAndBuild();
 		switchTo("feat");
 		switchTo("main");
 		BuildManagerAccess.setAvailable(false);
@@ -333,6 +315,14 @@ class JavaBuildSwitchTest {
 		} finally {
 			BuildManagerAccess.setAvailable(true);
 		}
+	}
+
+	/** Imports the project with automatic building on, and waits until JDT has built it. */
+	private void importAndBuild() throws Exception {
+		harness.autoBuild(true);
+		project = repo.importProject();
+		harness.manager().track();
+		SwitchHarness.awaitQuiet();
 	}
 
 	/** The headless {@code switch} command (checkout with JGit, the switch, the build, the background jobs). */

@@ -2,7 +2,6 @@ package dev.branchstate.core.tests.switching;
 
 import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.eclipse.core.resources.IMarker;
@@ -25,7 +23,6 @@ import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.IPath;
 import org.eclipse.jdt.core.IJavaModelMarker;
 import org.eclipse.jgit.api.Git;
-import org.eclipse.jgit.lib.PersonIdent;
 
 /**
  * A Git repository holding one Java project at its root, as a user's would: {@code .project} with the Java nature
@@ -39,11 +36,14 @@ final class JavaRepository implements AutoCloseable {
 	final Path workTree;
 	final Git git;
 	final String projectName;
+	/** Commits, branches and the command line, as for the other switching tests. */
+	private final GitFixture fixture;
 
 	private JavaRepository(Path workTree, Git git, String projectName) {
 		this.workTree = workTree;
 		this.git = git;
 		this.projectName = projectName;
+		this.fixture = new GitFixture(workTree, git);
 	}
 
 	/** A repository whose first commit on {@code main} holds the Java project and the sources (path → content). */
@@ -87,26 +87,12 @@ final class JavaRepository implements AutoCloseable {
 
 	/** Writes (a {@code null} content deletes) and commits files on the current branch; @return the commit id */
 	String commit(String message, Map<String, String> files) throws Exception {
-		for (Map.Entry<String, String> file : files.entrySet()) {
-			Path path = workTree.resolve(file.getKey());
-			if (file.getValue() == null) {
-				Files.deleteIfExists(path);
-			} else {
-				Files.createDirectories(path.getParent());
-				Files.writeString(path, file.getValue());
-			}
-		}
-		git.add().addFilepattern(".").call();
-		git.add().setUpdate(true).addFilepattern(".").call();
-		PersonIdent ident = new PersonIdent("Branchstate Test", "test@branchstate.dev");
-		return git.commit().setMessage(message).setAuthor(ident).setCommitter(ident).call().name();
+		return fixture.commit(message, files);
 	}
 
 	/** Creates {@code branch} at HEAD, checks it out and commits the files there; @return the commit id */
 	String branch(String branch, Map<String, String> files) throws Exception {
-		git.branchCreate().setName(branch).call();
-		git.checkout().setName(branch).call();
-		return commit(branch, files);
+		return fixture.branch(branch, files);
 	}
 
 	/** Imports the project of the work tree into the workspace (as File › Import › Existing Projects does). */
@@ -122,14 +108,7 @@ final class JavaRepository implements AutoCloseable {
 
 	/** Runs the git command line in the work tree, as a user in a terminal would. */
 	void cli(String... args) throws IOException, InterruptedException {
-		List<String> command = new ArrayList<>();
-		command.add("git");
-		command.addAll(List.of(args));
-		Process process = new ProcessBuilder(command).directory(workTree.toFile()).redirectErrorStream(true).start();
-		String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-		if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
-			throw new IOException("git " + String.join(" ", args) + " failed: " + output);
-		}
+		fixture.cli(args);
 	}
 
 	/**
