@@ -37,8 +37,8 @@ import dev.branchstate.core.internal.Log;
 
 /**
  * The switch protocol's work for one repository whose HEAD moved (see the bundle's README): save the state being
- * left, pick the state for the commit entered, restore it, and fail safe. Runs in the calling thread, under the repository's lock,
- * either in its {@link SwitchJob} or in the PRE_BUILD listener.
+ * left, pick the state for the commit entered, restore it, and fail safe. Runs in the calling thread, under the
+ * repository's lock, either in its {@link SwitchJob} or in the PRE_BUILD listener.
  */
 final class SwitchProtocol {
 
