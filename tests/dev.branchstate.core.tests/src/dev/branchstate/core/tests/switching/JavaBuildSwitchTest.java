@@ -262,6 +262,22 @@ class JavaBuildSwitchTest {
 	}
 
 	/**
+	 * The same without any derived-folder glob in the preferences: JDT marks its output folder derived, which is
+	 * what makes it part of the state; the user sets nothing.
+	 */
+	@Test
+	void jdtOutputFoldersNeedNoDerivedFolderGlob() throws Exception {
+		preference(BranchstatePreferences.DERIVED_FOLDERS, null);
+		importAndBuild();
+		switchTo("feat");
+		switchTo("main");
+		JdtBuilds.takeCompiled();
+		assertThat(switchTo("feat")).contains("restored");
+		assertThat(JdtBuilds.takeCompiled()).as("units JDT compiled after the exact restore of feat").isEmpty();
+		assertEqualToCleanBuild("feat");
+	}
+
+	/**
 	 * The nearest stored ancestor: JDT is handed the state of feat and compiles only the file the commit after it
 	 * changed (and what depends on it structurally); then an edit that changes a signature used by other files
 	 * recompiles those as well — the restored JDT state knows the references. Both end equal to a clean build.
