@@ -15,8 +15,9 @@ import org.eclipse.core.runtime.IProgressMonitor;
  * Long operations report progress to the monitor and are cancellable: cancel surfaces as
  * {@link org.eclipse.core.runtime.OperationCanceledException} and leaves nothing half-done.
  * <p>
- * Every save and restore ends with exactly one {@link StateEvent}. A failure is written to the Error Log by the
- * service itself, once, and thrown as a {@link CoreException} with an ERROR status: callers must not log it again.
+ * Every save and restore ends with exactly one {@link StateEvent}. A failure is told once: a FAILED event, and a
+ * {@link CoreException} with an ERROR status thrown to the caller, which logs it if it handles it (a Job returns
+ * the status, and the job framework logs it); the service itself does not write it to the Error Log.
  * When there is nothing to do (no open project in the repository, no state stored for the commit) the event is
  * SKIPPED and the exception's status is INFO. A contributor that fails is skipped (its failure is logged by
  * {@code SafeRunner}); the others go on and the event's status is a WARNING naming it.

@@ -76,7 +76,6 @@ public final class Messages extends NLS {
 	public static String Build_internalsUnavailable;
 	public static String Build_cleanJobName;
 
-	public static String Switch_saveFailed;
 	public static String Switch_watchFailed;
 
 	static {

@@ -19,7 +19,8 @@ import dev.branchstate.core.StateEvent;
  * whichever comes first; the state service calls it on its worker thread and {@link Notices} hands over to the
  * display thread.
  * <p>
- * Failures are logged to the Error Log by the core service that met them; this class only tells the user.
+ * Failures are logged to the Error Log once, by whoever handled them (the switch protocol, or the job framework for
+ * the status a Save or Restore State job returns); this class only tells the user.
  */
 public final class StateEventNotifier implements IStartup, StateServices.Subscriber {
 

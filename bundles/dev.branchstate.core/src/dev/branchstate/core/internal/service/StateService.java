@@ -80,7 +80,8 @@ import dev.branchstate.core.internal.store.StateStore;
 
 /**
  * The state service. Saves and restores are serialized per repository; the catalog stays readable meanwhile.
- * Failures are logged here, once; callers get the {@link CoreException} and one event and must not log again.
+ * A failure is told once, as one FAILED event and the thrown {@link CoreException}; it is not logged here: the
+ * caller that handles it logs it (a Job returns its status, which the job framework logs).
  */
 @Component(service = IStateService.class)
 public final class StateService implements IStateService {
@@ -730,12 +731,11 @@ public final class StateService implements IStateService {
 		return failed(Messages.Service_restoreFailed, dir, commit, branch, reason, e, start);
 	}
 
-	/** Logs a failure once, tells the listeners once, and returns the exception to throw. */
+	/** Tells the listeners of a failure once and returns the exception to throw (the caller logs it). */
 	private CoreException failed(String template, File dir, String commit, String branch, String reason, Throwable e,
 			long start) {
 		String message = NLS.bind(template, new Object[] { dir, shortId(commit), reason });
 		IStatus status = failure(message, e);
-		Log.log(status);
 		fire(new StateEvent(StateEvent.Kind.FAILED, dir, commit, branch, message, status, 0, 0, 0,
 				elapsed(start)));
 		return new CoreException(status);

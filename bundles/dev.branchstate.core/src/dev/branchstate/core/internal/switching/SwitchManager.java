@@ -162,7 +162,6 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 
 	/** Told every event of the state service: no blocking, no I/O beyond the small file of handled HEADs. */
 	private void stateChanged(StateEvent event) {
-		protocol.observe(event);
 		if (event.kind() == Kind.SAVED && event.gitDir() != null && event.commitId() != null) {
 			TrackedRepository repository = repositories.get(key(event.gitDir()));
 			if (repository != null) {
@@ -586,7 +585,7 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 				try {
 					protocol.save(repository, save.head(), monitor);
 				} catch (CoreException e) {
-					protocol.saveFailed(repository, e);
+					SwitchProtocol.serviceFailed(e);
 				} catch (OperationCanceledException e) {
 					// the user cancelled the shutdown save: the state is saved next time
 				}

@@ -5,8 +5,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 import org.eclipse.core.resources.IProject;
@@ -50,18 +48,9 @@ final class SwitchProtocol {
 	private final IStateService states;
 	private final StatePicker picker = new StatePicker(Integer.getInteger(MAX_WALK, 1000).intValue(),
 			Integer.getInteger(MAX_CHANGED_FILES, 5000).intValue());
-	/** Keys of repositories for which the service reported a failure itself during the current call. */
-	private final Set<String> failureReported = ConcurrentHashMap.newKeySet();
 
 	SwitchProtocol(IStateService states) {
 		this.states = states;
-	}
-
-	/** Called for every event of the state service: remembers that a failure has been reported already. */
-	void observe(StateEvent event) {
-		if (event.kind() == Kind.FAILED && event.gitDir() != null) {
-			failureReported.add(SwitchManager.key(event.gitDir()));
-		}
 	}
 
 	/**
@@ -101,7 +90,7 @@ final class SwitchProtocol {
 				}
 			} catch (CoreException e) {
 				// the state being left is lost, the one entered can still be restored
-				failed(repository, before, target, start, e);
+				serviceFailed(e);
 			}
 			disk.savedAhead(target); // the refreshes below must not try to save again
 			List<StateInfo> stored = states.states(repository.gitDir);
@@ -125,10 +114,14 @@ final class SwitchProtocol {
 			for (IProject project : projects) {
 				project.refreshLocal(IResource.DEPTH_INFINITE, refresh.split(1));
 			}
-			failureReported.remove(repository.key);
-			failureReported.remove(repository.canonicalKey);
 			disk.restoring();
-			RestoreResult result = states.restore(repository.gitDir, state.commitId(), progress.split(40));
+			RestoreResult result;
+			try {
+				result = states.restore(repository.gitDir, state.commitId(), progress.split(40));
+			} catch (CoreException e) {
+				serviceFailed(e); // the data stays unknown: builders rebuild as if Branchstate were absent
+				return;
+			}
 			disk.restored(new Head(result.state() != null ? result.state().commitId() : state.commitId(),
 					target.branch()));
 		} catch (CoreException e) {
@@ -163,7 +156,7 @@ final class SwitchProtocol {
 		try {
 			saveLeft(repository, target, projects, start, SubMonitor.convert(monitor));
 		} catch (CoreException e) {
-			failed(repository, before, target, start, e);
+			serviceFailed(e);
 		}
 	}
 
@@ -199,11 +192,9 @@ final class SwitchProtocol {
 	/**
 	 * Saves the derived data as the state of {@code head}. The service saves only derived data that every builder
 	 * has built completely; otherwise it tells why in a SKIPPED event and throws an INFO status, which ends here.
-	 * Any other failure has been reported when this throws.
+	 * Any other failure has been told in a FAILED event when this throws; the caller logs it.
 	 */
 	void save(TrackedRepository repository, Head head, IProgressMonitor monitor) throws CoreException {
-		failureReported.remove(repository.key);
-		failureReported.remove(repository.canonicalKey);
 		try {
 			states.save(repository.gitDir, head.commitId(), head.branch(), monitor);
 		} catch (CoreException e) {
@@ -220,33 +211,27 @@ final class SwitchProtocol {
 				Status.info(message), 0, 0, 0, Duration.ofNanos(System.nanoTime() - start)));
 	}
 
-	/** Step 7: one Error Log entry and one FAILED event, unless the state service reported the failure itself. */
+	/**
+	 * Fail safe for a failure of the protocol itself (a refresh, reading the repository): one Error Log entry and
+	 * one FAILED event.
+	 */
 	private void failed(TrackedRepository repository, Head before, Head target, long start, CoreException exception) {
-		if (failureReported.remove(repository.key) | failureReported.remove(repository.canonicalKey)
-				|| exception.getStatus().getSeverity() == IStatus.INFO) {
-			return; // reported by the service, or nothing to do and said so in its SKIPPED event
-		}
-		IStatus cause = exception.getStatus();
 		String message = Messages.bind(Messages.Switch_failed, new Object[] { repository.displayName(),
-				before.describe(), target.describe(), cause.getMessage() });
+				before.describe(), target.describe(), exception.getStatus().getMessage() });
 		IStatus status = Status.error(message, exception);
 		Log.log(status);
 		states.fireEvent(new StateEvent(Kind.FAILED, repository.gitDir, target.commitId(), target.branch(), message,
 				status, 0, 0, 0, Duration.ofNanos(System.nanoTime() - start)));
 	}
 
-	/** Reports a failure of a save outside a switch (at shutdown) once. */
-	void saveFailed(TrackedRepository repository, CoreException e) {
-		if (failureReported.remove(repository.key) | failureReported.remove(repository.canonicalKey)) {
-			return;
+	/**
+	 * A save or restore of the state service failed: it told its listeners (FAILED, or SKIPPED with an INFO status
+	 * when there was nothing to do) and does not log; the one Error Log entry is written here.
+	 */
+	static void serviceFailed(CoreException e) {
+		if (e.getStatus().getSeverity() != IStatus.INFO) {
+			Log.log(e.getStatus());
 		}
-		String message = Messages.bind(Messages.Switch_saveFailed, repository.displayName(),
-				e.getStatus().getMessage());
-		IStatus status = Status.error(message, e);
-		Log.log(status);
-		Head head = repository.disk.derived();
-		states.fireEvent(new StateEvent(Kind.FAILED, repository.gitDir, head == null ? null : head.commitId(),
-				head == null ? null : head.branch(), message, status, 0, 0, 0, Duration.ZERO));
 	}
 
 	/** @return whether automatic switching is on: off when the instance or any project of the repository says so */
