@@ -47,7 +47,7 @@ import dev.branchstate.core.internal.service.StateService;
  * Test fixtures: a real Git repository in a temporary folder (made with JGit) imported as a workspace project, the
  * state service with its store in a temporary folder, automatic switching off, and helpers to compare trees.
  */
-final class Fixtures implements AutoCloseable {
+public final class Fixtures implements AutoCloseable {
 
 	private static ServiceTracker<IStateService, IStateService> tracker;
 
@@ -106,7 +106,8 @@ final class Fixtures implements AutoCloseable {
 		return project;
 	}
 
-	static void setPreference(String key, String value) throws Exception {
+	/** Sets a preference of Branchstate's instance scope; {@code null} removes it. */
+	public static void setPreference(String key, String value) throws Exception {
 		IEclipsePreferences node = InstanceScope.INSTANCE.getNode(BranchstatePreferences.NODE);
 		if (value == null) {
 			node.remove(key);

@@ -56,8 +56,6 @@ final class RestoreOperation {
 	final List<RestoreContext> contexts = new ArrayList<>();
 	int succeeded;
 	long touched;
-	/** The projects whose builders were handed the restored state. */
-	final Set<IProject> handedOff = new LinkedHashSet<>();
 	/** The projects whose derived data was removed by the fail-safe. */
 	private final Set<IProject> discarded = new LinkedHashSet<>();
 
@@ -167,9 +165,7 @@ final class RestoreOperation {
 				}
 			}
 			if (!builderStates.isEmpty()) {
-				if (BuildManagerAccess.handOff(workspace, builderStates)) {
-					handedOff.addAll(builderStates.keySet());
-				} else {
+				if (!BuildManagerAccess.handOff(workspace, builderStates)) {
 					builderStates.keySet().forEach(this::rebuildInFull);
 				}
 			}

@@ -18,8 +18,6 @@ import org.eclipse.core.resources.IResource;
 import org.eclipse.core.resources.IncrementalProjectBuilder;
 import org.eclipse.core.runtime.NullProgressMonitor;
 import org.eclipse.core.runtime.OperationCanceledException;
-import org.eclipse.core.runtime.preferences.IEclipsePreferences;
-import org.eclipse.core.runtime.preferences.InstanceScope;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,6 +28,7 @@ import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateInfo;
 import dev.branchstate.core.internal.build.BuildManagerAccess;
 import dev.branchstate.core.internal.switching.SwitchCommand;
+import dev.branchstate.core.tests.Fixtures;
 
 /**
  * Branch switches of a Java project built by JDT's real builder: after every switch, {@code bin/} and the Java
@@ -60,7 +59,7 @@ class JavaBuildSwitchTest {
 	@BeforeEach
 	void setUp() throws Exception {
 		harness = new SwitchHarness();
-		preference(BranchstatePreferences.DERIVED_FOLDERS, "bin");
+		Fixtures.setPreference(BranchstatePreferences.DERIVED_FOLDERS, "bin");
 		repo = JavaRepository.create(temp.resolve("repo"), MAIN);
 		repo.branch("feat", FEAT);
 		repo.git.checkout().setName("main").call();
@@ -77,7 +76,7 @@ class JavaBuildSwitchTest {
 			project.delete(false, true, null);
 		}
 		repo.close();
-		preference(BranchstatePreferences.DERIVED_FOLDERS, null);
+		Fixtures.setPreference(BranchstatePreferences.DERIVED_FOLDERS, null);
 		harness.autoBuild(true);
 		harness.close();
 	}
@@ -267,7 +266,7 @@ class JavaBuildSwitchTest {
 	 */
 	@Test
 	void jdtOutputFoldersNeedNoDerivedFolderGlob() throws Exception {
-		preference(BranchstatePreferences.DERIVED_FOLDERS, null);
+		Fixtures.setPreference(BranchstatePreferences.DERIVED_FOLDERS, null);
 		importAndBuild();
 		switchTo("feat");
 		switchTo("main");
@@ -361,15 +360,5 @@ class JavaBuildSwitchTest {
 		List<StateEvent> events = harness.takeEvents(repo.gitDir());
 		assertThat(actual.differencesFrom(clean))
 				.as("bin/ and markers on %s against a clean build; events: %s", branch, events).isEmpty();
-	}
-
-	private static void preference(String key, String value) throws Exception {
-		IEclipsePreferences node = InstanceScope.INSTANCE.getNode(BranchstatePreferences.NODE);
-		if (value == null) {
-			node.remove(key);
-		} else {
-			node.put(key, value);
-		}
-		node.flush();
 	}
 }
