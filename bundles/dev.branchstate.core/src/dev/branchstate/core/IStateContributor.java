@@ -4,6 +4,7 @@ import java.util.Set;
 
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.runtime.CoreException;
+import org.eclipse.core.runtime.IPath;
 import org.eclipse.core.runtime.IProgressMonitor;
 
 /**
@@ -44,6 +45,20 @@ public interface IStateContributor {
 	 * @return builder ids, e.g. {@code org.eclipse.jdt.core.javabuilder}
 	 */
 	default Set<String> builderStates() {
+		return Set.of();
+	}
+
+	/**
+	 * Folders of the project that a builder of this contributor writes its output to (a Java project's output
+	 * folders, from its classpath), project-relative. The built-in derived-resources contributor saves and restores
+	 * them with the resources Eclipse marks derived, whether or not they are marked, so that the user sets no glob
+	 * for them. A folder outside the project, the project itself or a folder holding a Git-tracked file is never
+	 * saved or written. Called for the projects this contributor {@linkplain #appliesTo applies to}; empty by default.
+	 *
+	 * @return project-relative folders, e.g. {@code bin}
+	 * @throws CoreException when the project's configuration cannot be read; its folders are then not named
+	 */
+	default Set<IPath> derivedFolders(IProject project) throws CoreException {
 		return Set.of();
 	}
 

@@ -3,12 +3,16 @@ package dev.branchstate.jdt.internal;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashSet;
 import java.util.Set;
 
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.runtime.CoreException;
+import org.eclipse.core.runtime.IPath;
 import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.Status;
+import org.eclipse.jdt.core.IClasspathEntry;
+import org.eclipse.jdt.core.IJavaProject;
 import org.eclipse.jdt.core.JavaCore;
 import org.eclipse.osgi.util.NLS;
 import org.osgi.framework.FrameworkUtil;
@@ -19,9 +23,10 @@ import dev.branchstate.core.IStateContributor;
 
 /**
  * Contributes JDT's Java builder state of each Java project: the builder's last built state (what it compiled, the
- * types and references it knows), in the form JDT writes itself, with the JDT version that wrote it. Restored only
- * together with the project's output folders (the built-in derived-resources contributor), so the state service
- * then hands the Java builder the restored commit: it compiles only the sources that differ from it.
+ * types and references it knows), in the form JDT writes itself, with the JDT version that wrote it, and names the
+ * project's output folders from its classpath, which the built-in derived-resources contributor saves and restores.
+ * Restored only together with those folders, so the state service then hands the Java builder the restored commit:
+ * it compiles only the sources that differ from it.
  * <p>
  * A state of another JDT version, or one JDT does not accept, is not restored: the restore of that project says so
  * once in the Error Log and the builder goes on from its own state, building what the checkout changed.
@@ -39,6 +44,29 @@ public final class JdtBuildStateContributor implements IStateContributor {
 	@Override
 	public Set<String> builderStates() {
 		return Set.of(JavaCore.BUILDER_ID);
+	}
+
+	/**
+	 * The project's output folders from its classpath: the default output location and every source folder's own,
+	 * those inside the project only (an output folder that is the project itself holds sources: never saved).
+	 */
+	@Override
+	public Set<IPath> derivedFolders(IProject project) throws CoreException {
+		IJavaProject javaProject = JavaCore.create(project);
+		Set<IPath> outputs = new LinkedHashSet<>();
+		outputs.add(javaProject.getOutputLocation());
+		for (IClasspathEntry entry : javaProject.getRawClasspath()) {
+			if (entry.getEntryKind() == IClasspathEntry.CPE_SOURCE && entry.getOutputLocation() != null) {
+				outputs.add(entry.getOutputLocation());
+			}
+		}
+		Set<IPath> result = new LinkedHashSet<>();
+		for (IPath output : outputs) {
+			if (output.segmentCount() > 1 && output.segment(0).equals(project.getName())) {
+				result.add(output.removeFirstSegments(1));
+			}
+		}
+		return result;
 	}
 
 	@Override

@@ -46,7 +46,7 @@ import dev.branchstate.javaindex.IndexUpdate;
 import dev.branchstate.javaindex.internal.JavaIndexService;
 
 /**
- * The end-to-end branch-switch benchmark (issue 6), driven by {@code releng/bench/e2e/run.sh}: not a test of the
+ * The Java index branch-switch benchmark (issue 6), driven by {@code releng/bench/e2e/java-index.sh}: not a test of the
  * normal build (its name matches no surefire include, and it needs {@code -Dbench.repo}). On a Git repository of
  * real sources with branches {@code A}, {@code B} and {@code B2} (B plus one commit), whose projects keep their
  * class files in a git-ignored {@code bin/} folder, it measures four switches in one run:
@@ -86,7 +86,7 @@ class SwitchBenchmark {
 	@Test
 	void run() throws Exception {
 		String repoProperty = System.getProperty("bench.repo", "");
-		assumeTrue(!repoProperty.isBlank(), "bench.repo not set: the benchmark runs only from releng/bench/e2e/run.sh");
+		assumeTrue(!repoProperty.isBlank(), "bench.repo not set: the benchmark runs only from releng/bench/e2e/java-index.sh");
 		repo = Path.of(repoProperty);
 		classes = Path.of(System.getProperty("bench.classes"));
 		Path resultFile = Path.of(System.getProperty("bench.out"));

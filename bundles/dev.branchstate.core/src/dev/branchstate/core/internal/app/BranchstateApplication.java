@@ -34,7 +34,8 @@ import dev.branchstate.core.internal.switching.SwitchCommand;
  * other, as in one IDE session, waits until each switch is handled, the projects built and the background jobs done,
  * and prints the times and a machine-readable {@code result} line per switch; {@code --without-branchstate} turns
  * automatic switching off ({@code --with-branchstate} on) for every switch when given last, or for the switches
- * after it ({@link SwitchCommand});</li>
+ * after it; {@code --delete-states} and {@code --clean-build} between branches delete the stored states or clean and
+ * build the projects in full there ({@link SwitchCommand});</li>
  * <li>{@code verify [<repoPath>]}: reads every state archive completely (sizes, CRC-32);</li>
  * <li>{@code prune [<repoPath>]}: deletes states whose commit or archive is gone, orphan files of crashed saves,
  * and least-recently-used states beyond the disk budget.</li>
@@ -67,7 +68,7 @@ public final class BranchstateApplication implements IApplication {
 
 	static Object usage(String problem) {
 		System.err.println("branchstate: " + problem //$NON-NLS-1$
-				+ ". Commands: status, import <repo> [--derived=<globs>], list [<repo>], save <repo>, restore <repo> [<commit>], delete <repo> [<commit>], verify [<repo>], prune [<repo>], switch <repo> <branch>... [--without-branchstate|--with-branchstate]"); //$NON-NLS-1$
+				+ ". Commands: status, import <repo> [--derived=<globs>], list [<repo>], save <repo>, restore <repo> [<commit>], delete <repo> [<commit>], verify [<repo>], prune [<repo>], switch <repo> <branch>|--delete-states|--clean-build... [--without-branchstate|--with-branchstate]"); //$NON-NLS-1$
 		return EXIT_USAGE;
 	}
 

@@ -100,8 +100,7 @@ public final class BuildManagerAccess {
 
 	private static String inspect(IProject project, ICommand[] spec) throws CoreException {
 		Workspace workspace = (Workspace) project.getWorkspace();
-		BuildManager manager = workspace.getBuildManager();
-		List<BuilderPersistentInfo> infos = manager.createBuildersPersistentInfo(project);
+		List<BuilderPersistentInfo> infos = builtStates(workspace.getBuildManager(), project);
 		ElementTree current = workspace.getElementTree();
 		boolean working = !current.isImmutable();
 		try {
@@ -150,6 +149,28 @@ public final class BuildManagerAccess {
 		}
 		IResourceDelta delta = ResourceDeltaFactory.computeDelta(workspace, built, current, path, -1);
 		return delta != null && (delta.getKind() != IResourceDelta.NO_CHANGE || delta.getAffectedChildren().length > 0);
+	}
+
+	/**
+	 * The last built state of each builder of the project: from the builder itself once it was instantiated in this
+	 * session, else as the workspace read it at startup. The build manager's own list misses the latter after a
+	 * restart: the configuration name of a builder that has none is read back as "" and looked up as null, so a
+	 * builder that has not run since the restart would seem never to have built.
+	 */
+	private static ArrayList<BuilderPersistentInfo> builtStates(BuildManager manager, IProject project)
+			throws CoreException {
+		List<BuilderPersistentInfo> created = manager.createBuildersPersistentInfo(project);
+		ArrayList<BuilderPersistentInfo> infos = created == null ? new ArrayList<>() : new ArrayList<>(created);
+		List<BuilderPersistentInfo> stored = manager.getBuildersPersistentInfo(project);
+		if (stored != null) {
+			for (BuilderPersistentInfo info : stored) { // only builders not instantiated yet still have one here
+				if (infos.stream().noneMatch(i -> i.getBuilderName().equals(info.getBuilderName())
+						&& i.getBuildSpecIndex() == info.getBuildSpecIndex())) {
+					infos.add(info);
+				}
+			}
+		}
+		return infos;
 	}
 
 	private static BuilderPersistentInfo find(List<BuilderPersistentInfo> infos, String builder, int index) {
@@ -208,8 +229,7 @@ public final class BuildManagerAccess {
 	}
 
 	private static boolean contain(IProject project, ICommand[] spec, Collection<IPath> paths) throws CoreException {
-		List<BuilderPersistentInfo> infos = ((Workspace) project.getWorkspace()).getBuildManager()
-				.createBuildersPersistentInfo(project);
+		List<BuilderPersistentInfo> infos = builtStates(((Workspace) project.getWorkspace()).getBuildManager(), project);
 		for (int i = 0; i < spec.length; i++) {
 			if (!installed(spec[i].getBuilderName())) {
 				continue;
@@ -282,8 +302,7 @@ public final class BuildManagerAccess {
 					continue;
 				}
 				ICommand[] spec = description.getBuildSpec(false);
-				List<BuilderPersistentInfo> current = manager.createBuildersPersistentInfo(project);
-				ArrayList<BuilderPersistentInfo> infos = current == null ? new ArrayList<>() : new ArrayList<>(current);
+				ArrayList<BuilderPersistentInfo> infos = builtStates(manager, project);
 				for (int i = 0; i < spec.length; i++) {
 					BuildCommand command = (BuildCommand) spec[i];
 					String name = command.getBuilderName();

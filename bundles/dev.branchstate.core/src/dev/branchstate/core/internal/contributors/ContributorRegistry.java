@@ -4,13 +4,17 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import org.eclipse.core.resources.IProject;
 import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.IConfigurationElement;
 import org.eclipse.core.runtime.IExtension;
 import org.eclipse.core.runtime.IExtensionPoint;
 import org.eclipse.core.runtime.IExtensionRegistry;
+import org.eclipse.core.runtime.IPath;
 import org.eclipse.core.runtime.IRegistryEventListener;
 import org.eclipse.core.runtime.ISafeRunnable;
 import org.eclipse.core.runtime.OperationCanceledException;
@@ -44,11 +48,13 @@ public final class ContributorRegistry implements IRegistryEventListener {
 		private final int priority;
 		private final String origin;
 		private final IConfigurationElement element;
+		private final ContributorRegistry owner;
 		private volatile IStateContributor contributor;
 		private volatile boolean broken;
 
-		Descriptor(String id, String name, int priority, String origin, IConfigurationElement element,
-				IStateContributor contributor) {
+		Descriptor(ContributorRegistry owner, String id, String name, int priority, String origin,
+				IConfigurationElement element, IStateContributor contributor) {
+			this.owner = owner;
 			this.id = id;
 			this.name = name;
 			this.priority = priority;
@@ -90,6 +96,9 @@ public final class ContributorRegistry implements IRegistryEventListener {
 					}
 				});
 				if (created[0] instanceof IStateContributor c) {
+					if (c instanceof DerivedResourcesContributor derived) {
+						derived.foldersNamedBy(owner);
+					}
 					contributor = c;
 				} else {
 					broken = true;
@@ -132,6 +141,31 @@ public final class ContributorRegistry implements IRegistryEventListener {
 		return all;
 	}
 
+	/**
+	 * @return the folders of the project that contributors name as derived ({@link IStateContributor#derivedFolders}),
+	 *         project-relative, sorted; a contributor that fails to name them is logged and left out
+	 */
+	public List<IPath> derivedFolders(IProject project) {
+		Set<IPath> result = new TreeSet<>(Comparator.comparing(IPath::toPortableString));
+		for (Descriptor d : descriptors()) {
+			Optional<IStateContributor> c = d.contributor();
+			if (c.isEmpty() || c.get() instanceof DerivedResourcesContributor) {
+				continue;
+			}
+			Outcome<Set<IPath>> named = safely(() -> c.get().appliesTo(project)
+					? Set.copyOf(c.get().derivedFolders(project)) : Set.<IPath>of());
+			if (named.ok()) {
+				for (IPath folder : named.value()) {
+					IPath relative = folder.makeRelative();
+					if (!relative.isEmpty() && !folder.isAbsolute() && !relative.segments()[0].equals("..")) { //$NON-NLS-1$
+						result.add(relative);
+					}
+				}
+			}
+		}
+		return List.copyOf(result);
+	}
+
 	public Optional<Descriptor> find(String id) {
 		return descriptors().stream().filter(d -> d.id().equals(id)).findFirst();
 	}
@@ -140,7 +174,7 @@ public final class ContributorRegistry implements IRegistryEventListener {
 	 * Registers a contributor in code, for as long as the returned handle is not closed.
 	 */
 	public AutoCloseable register(String id, String name, int priority, IStateContributor contributor) {
-		Descriptor d = new Descriptor(id, name, priority, "(registered in code)", null, contributor); //$NON-NLS-1$
+		Descriptor d = new Descriptor(this, id, name, priority, "(registered in code)", null, contributor); //$NON-NLS-1$
 		registered.add(d);
 		return () -> registered.remove(d);
 	}
@@ -173,7 +207,7 @@ public final class ContributorRegistry implements IRegistryEventListener {
 						Log.log(Status.warning(NLS.bind(Messages.Contributors_invalid, id, origin), e));
 					}
 				}
-				result.add(new Descriptor(id, name == null ? id : name, priority, origin, element, null));
+				result.add(new Descriptor(this, id, name == null ? id : name, priority, origin, element, null));
 			}
 		}
 		return List.copyOf(result);

@@ -52,7 +52,9 @@ import dev.branchstate.core.internal.Messages;
 
 /**
  * Built-in contributor of derived resources: every resource of the project that Eclipse marks derived (output
- * folders, generated sources) and every folder named by the {@link BranchstatePreferences#DERIVED_FOLDERS} globs.
+ * folders, generated sources), every folder another contributor names as its builder's output
+ * ({@link IStateContributor#derivedFolders}: a Java project's output folders) and every folder named by the
+ * {@link BranchstatePreferences#DERIVED_FOLDERS} globs.
  * <p>
  * Archive layout of its part: {@code roots} (one line per root: {@code D<TAB>path} or {@code F<TAB>path},
  * project-relative) and {@code tree/<path>...} (the files). Restore is differential and mirrors each folder root
@@ -68,6 +70,19 @@ public final class DerivedResourcesContributor implements IStateContributor {
 
 	/** A derived folder ({@code folder == true}) or file, project-relative, '/'-separated. */
 	record Root(String path, boolean folder) {
+	}
+
+	/** The registry whose contributors name output folders; none when created outside a registry. */
+	private volatile ContributorRegistry namingRegistry;
+
+	/** Called by the registry that created this contributor: its contributors name output folders. */
+	void foldersNamedBy(ContributorRegistry registry) {
+		this.namingRegistry = registry;
+	}
+
+	private List<IPath> named(IProject project) {
+		ContributorRegistry registry = namingRegistry;
+		return registry == null ? List.of() : registry.derivedFolders(project);
 	}
 
 	/**
@@ -90,7 +105,7 @@ public final class DerivedResourcesContributor implements IStateContributor {
 		SubMonitor sub = SubMonitor.convert(monitor, NLS.bind(Messages.Contributors_derivedSave, project.getName()),
 				10);
 		Path location = project.getLocation().toFile().toPath();
-		List<Root> roots = untracked(project, location, roots(project, location));
+		List<Root> roots = untracked(project, location, roots(project, location, named(project)));
 		sub.worked(2);
 		StringBuilder index = new StringBuilder();
 		SubMonitor loop = sub.split(8).setWorkRemaining(Math.max(1, roots.size()));
@@ -124,7 +139,7 @@ public final class DerivedResourcesContributor implements IStateContributor {
 			throw new CoreException(Status.error(NLS.bind(Messages.Contributors_failed, ID, project.getName()), e));
 		}
 		Map<String, Root> current = new LinkedHashMap<>();
-		for (Root r : roots(project, location)) {
+		for (Root r : roots(project, location, named(project))) {
 			current.put(r.path(), r);
 		}
 		List<Root> all = new ArrayList<>(saved);
@@ -163,13 +178,15 @@ public final class DerivedResourcesContributor implements IStateContributor {
 	/**
 	 * Fail-safe of the service: removes the project's derived data (every derived root that holds no tracked file)
 	 * so that builders rebuild it, when a restore cannot be completed after derived files were already written.
+	 *
+	 * @param named the folders contributors name as derived ({@link ContributorRegistry#derivedFolders})
 	 */
-	public static void discard(IProject project) throws CoreException {
+	public static void discard(IProject project, List<IPath> named) throws CoreException {
 		if (!project.isAccessible() || project.getLocation() == null) {
 			return;
 		}
 		Path location = project.getLocation().toFile().toPath();
-		List<Root> roots = untracked(project, location, roots(project, location));
+		List<Root> roots = untracked(project, location, roots(project, location, named));
 		emptyRoots(location, roots);
 		for (Root r : roots) {
 			(r.folder() ? project.getFolder(r.path()) : project.getFile(r.path()))
@@ -177,9 +194,17 @@ public final class DerivedResourcesContributor implements IStateContributor {
 		}
 	}
 
-	/** @return the derived roots of the project now: resources marked derived, then the preference's globs */
-	static List<Root> roots(IProject project, Path location) throws CoreException {
+	/**
+	 * @return the derived roots of the project now: resources marked derived, the existing folders that contributors
+	 *         name, then the preference's globs
+	 */
+	static List<Root> roots(IProject project, Path location, List<IPath> named) throws CoreException {
 		List<Root> roots = new ArrayList<>();
+		for (IPath folder : named) {
+			if (Files.isDirectory(location.resolve(folder.toOSString()), LinkOption.NOFOLLOW_LINKS)) {
+				roots.add(new Root(folder.toPortableString(), true));
+			}
+		}
 		project.accept((IResourceProxy proxy) -> {
 			if (proxy.getType() == IResource.PROJECT) {
 				return true;
@@ -399,10 +424,14 @@ public final class DerivedResourcesContributor implements IStateContributor {
 	}
 
 	/**
-	 * @return whether a project-relative path is derived data: inside a resource marked derived, or inside a folder
-	 *         named by the {@link BranchstatePreferences#DERIVED_FOLDERS} globs
+	 * @param named the folders contributors name as derived ({@link ContributorRegistry#derivedFolders})
+	 * @return whether a project-relative path is derived data: inside a resource marked derived, inside a folder
+	 *         that a contributor names or that the {@link BranchstatePreferences#DERIVED_FOLDERS} globs name
 	 */
-	public static boolean isDerived(IProject project, IPath path) {
+	public static boolean isDerived(IProject project, IPath path, List<IPath> named) {
+		if (named.stream().anyMatch(folder -> folder.isPrefixOf(path))) {
+			return true;
+		}
 		List<PathMatcher> globs = globs(project);
 		for (int n = 1; n <= path.segmentCount(); n++) {
 			IResource member = project.findMember(path.uptoSegment(n));

@@ -46,6 +46,7 @@ final class RestoreOperation {
 	}
 
 	private final IWorkspace workspace;
+	private final ContributorRegistry contributors;
 	private final ArchiveReader reader;
 	private final StateInfo state;
 	private final String currentCommit;
@@ -59,9 +60,11 @@ final class RestoreOperation {
 	/** The projects whose derived data was removed by the fail-safe. */
 	private final Set<IProject> discarded = new LinkedHashSet<>();
 
-	RestoreOperation(IWorkspace workspace, ArchiveReader reader, StateInfo state, String currentCommit,
-			Map<IProject, Set<IPath>> changed, MultiStatus problems, int workers, BooleanSupplier canceled) {
+	RestoreOperation(IWorkspace workspace, ContributorRegistry contributors, ArchiveReader reader, StateInfo state,
+			String currentCommit, Map<IProject, Set<IPath>> changed, MultiStatus problems, int workers,
+			BooleanSupplier canceled) {
 		this.workspace = workspace;
+		this.contributors = contributors;
 		this.reader = reader;
 		this.state = state;
 		this.currentCommit = currentCommit;
@@ -179,7 +182,7 @@ final class RestoreOperation {
 			// the builders rebuild it in full, as if Branchstate were absent
 			for (IProject p : projects) {
 				try {
-					DerivedResourcesContributor.discard(p);
+					DerivedResourcesContributor.discard(p, contributors.derivedFolders(p));
 				} catch (CoreException | RuntimeException discardFailure) {
 					e.addSuppressed(discardFailure);
 				}

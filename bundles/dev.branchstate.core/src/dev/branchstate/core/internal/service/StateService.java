@@ -20,6 +20,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 
 import org.eclipse.core.resources.IBuildConfiguration;
 import org.eclipse.core.resources.IProject;
@@ -547,8 +548,8 @@ public final class StateService implements IStateService {
 				List<Selected> parts = selected.stream()
 						.filter(s -> s.builders().isEmpty() || handOff.contains(s.project())).toList();
 				sub.worked(5);
-				RestoreOperation operation = new RestoreOperation(workspace, reader, state, current, changed, problems,
-						intPreference(BranchstatePreferences.WORKER_THREADS, 0), sub::isCanceled);
+				RestoreOperation operation = new RestoreOperation(workspace, contributors, reader, state, current,
+						changed, problems, intPreference(BranchstatePreferences.WORKER_THREADS, 0), sub::isCanceled);
 				ISchedulingRule rule = MultiRule.combine(
 						parts.stream().map(Selected::project).distinct().toArray(ISchedulingRule[]::new));
 				try {
@@ -662,12 +663,13 @@ public final class StateService implements IStateService {
 		}
 		Map<IProject, Set<IPath>> result = new LinkedHashMap<>();
 		Map<IProject, String> prefixes = prefixes(repository, projects);
+		Function<IProject, List<IPath>> named = namedFolders();
 		for (String path : changed) {
 			for (Map.Entry<IProject, String> p : prefixes.entrySet()) {
 				String prefix = p.getValue();
 				if (prefix.isEmpty() || path.startsWith(prefix + '/')) {
 					IPath relative = IPath.fromPortableString(prefix.isEmpty() ? path : path.substring(prefix.length() + 1));
-					if (!DerivedResourcesContributor.isDerived(p.getKey(), relative)) {
+					if (!DerivedResourcesContributor.isDerived(p.getKey(), relative, named.apply(p.getKey()))) {
 						result.computeIfAbsent(p.getKey(), k -> new TreeSet<>(
 								(a, b) -> a.toPortableString().compareTo(b.toPortableString()))).add(relative);
 					}
@@ -675,6 +677,12 @@ public final class StateService implements IStateService {
 			}
 		}
 		return result;
+	}
+
+	/** @return the folders contributors name as derived, per project, each project's asked once */
+	private Function<IProject, List<IPath>> namedFolders() {
+		Map<IProject, List<IPath>> cache = new HashMap<>();
+		return project -> cache.computeIfAbsent(project, contributors::derivedFolders);
 	}
 
 	/** @return the repository-relative location of each project ("" for a project at the work tree root) */
@@ -700,15 +708,16 @@ public final class StateService implements IStateService {
 	}
 
 	/** @return the dirty paths that lie in a project and are not derived data */
-	private static List<String> relevant(Set<String> paths, Repository repository, List<IProject> projects) {
+	private List<String> relevant(Set<String> paths, Repository repository, List<IProject> projects) {
 		Map<IProject, String> prefixes = prefixes(repository, projects);
+		Function<IProject, List<IPath>> named = namedFolders();
 		List<String> result = new ArrayList<>();
 		for (String path : paths) {
 			for (Map.Entry<IProject, String> p : prefixes.entrySet()) {
 				String prefix = p.getValue();
 				if (prefix.isEmpty() || path.startsWith(prefix + '/')) {
 					IPath relative = IPath.fromPortableString(prefix.isEmpty() ? path : path.substring(prefix.length() + 1));
-					if (!DerivedResourcesContributor.isDerived(p.getKey(), relative)) {
+					if (!DerivedResourcesContributor.isDerived(p.getKey(), relative, named.apply(p.getKey()))) {
 						result.add(path);
 						break;
 					}

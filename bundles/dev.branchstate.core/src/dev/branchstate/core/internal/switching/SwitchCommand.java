@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import org.eclipse.core.resources.IBuildConfiguration;
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.resources.IResource;
 import org.eclipse.core.resources.IWorkspace;
@@ -53,7 +54,9 @@ import dev.branchstate.core.internal.app.BackgroundJobs;
  * {@code --without-branchstate} turns automatic switching off (instance scope), {@code --with-branchstate} turns it
  * on: given after the last branch, for every switch of the run; given before a branch, for the switches from there
  * on. The preference is put back to its previous value at the end. {@code --delete-states} between branches deletes
- * the repository's stored states there (the switch after it finds none, as in a new clone). The workspace is saved at the end, as the IDE
+ * the repository's stored states there (the switch after it finds none, as in a new clone); {@code --clean-build}
+ * cleans the repository's projects and builds them in full there (Project › Clean…), timed, and prints
+ * {@code result clean_build=1 started_ms=.. build_ms=.. total_ms=..}. The workspace is saved at the end, as the IDE
  * does when it exits, with the preference of the last switch still in force: Branchstate's save participant then
  * saves the state of HEAD when a build changed the derived data since the last switch.
  * <p>
@@ -67,8 +70,10 @@ public final class SwitchCommand {
 	public static final String WITH_BRANCHSTATE = "--with-branchstate"; //$NON-NLS-1$
 	/** The step that deletes the repository's stored states before the switches after it. */
 	public static final String DELETE_STATES = "--delete-states"; //$NON-NLS-1$
+	/** The step that cleans the repository's projects and builds them in full, timed. */
+	public static final String CLEAN_BUILD = "--clean-build"; //$NON-NLS-1$
 	private static final String USAGE = "branchstate: usage: switch <repoPath> [" + WITHOUT_BRANCHSTATE + "|" //$NON-NLS-1$ //$NON-NLS-2$
-			+ WITH_BRANCHSTATE + "] <branch>|" + DELETE_STATES + "... [" + WITHOUT_BRANCHSTATE + "|" //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$
+			+ WITH_BRANCHSTATE + "] <branch>|" + DELETE_STATES + "|" + CLEAN_BUILD + "... [" + WITHOUT_BRANCHSTATE + "|" //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$ //$NON-NLS-4$
 			+ WITH_BRANCHSTATE + "]"; //$NON-NLS-1$
 	private static final long SERVICE_TIMEOUT_MS = 30_000;
 	private static final long SWITCH_TIMEOUT_MS = 30 * 60_000;
@@ -76,10 +81,14 @@ public final class SwitchCommand {
 	/**
 	 * One switch of a run.
 	 *
-	 * @param branch     the branch to check out; {@code null} for the {@value #DELETE_STATES} step
+	 * @param branch     the branch to check out; {@code null} for a step of its own
 	 * @param autoSwitch automatic switching for it: {@code null} as configured
+	 * @param step       {@value #DELETE_STATES} or {@value #CLEAN_BUILD} when {@code branch} is {@code null}
 	 */
-	record Step(String branch, Boolean autoSwitch) {
+	record Step(String branch, Boolean autoSwitch, String step) {
+		Step(String branch, Boolean autoSwitch) {
+			this(branch, autoSwitch, null);
+		}
 	}
 
 	private SwitchCommand() {
@@ -138,8 +147,8 @@ public final class SwitchCommand {
 		Boolean trailing = null;
 		boolean before = false;
 		for (String argument : arguments) {
-			if (DELETE_STATES.equals(argument)) {
-				steps.add(new Step(null, mode));
+			if (DELETE_STATES.equals(argument) || CLEAN_BUILD.equals(argument)) {
+				steps.add(new Step(null, mode, argument));
 				continue;
 			}
 			Boolean option = WITHOUT_BRANCHSTATE.equals(argument) ? Boolean.FALSE
@@ -170,7 +179,7 @@ public final class SwitchCommand {
 						"an option after the last branch is for every switch: give no other before it"); //$NON-NLS-1$
 			}
 			Boolean all = trailing;
-			return steps.stream().map(s -> new Step(s.branch(), all)).toList();
+			return steps.stream().map(s -> new Step(s.branch(), all, s.step())).toList();
 		}
 		return steps;
 	}
@@ -232,8 +241,12 @@ public final class SwitchCommand {
 						out.println("automatic switching " + (current == null ? "as configured" //$NON-NLS-1$ //$NON-NLS-2$
 								: current.booleanValue() ? "on" : "off")); //$NON-NLS-1$ //$NON-NLS-2$
 					}
-					if (step.branch() == null) {
+					if (DELETE_STATES.equals(step.step())) {
 						deleteStates();
+						continue;
+					}
+					if (CLEAN_BUILD.equals(step.step())) {
+						cleanBuild();
 						continue;
 					}
 					Integer exit = switchTo(step.branch());
@@ -262,6 +275,30 @@ public final class SwitchCommand {
 				stateService.delete(state);
 			}
 			out.println("deleted " + stored.size() + " state(s)"); //$NON-NLS-1$ //$NON-NLS-2$
+		}
+
+		/** The {@value #CLEAN_BUILD} step: the reference a switch is compared with, Project › Clean… and a full build. */
+		private void cleanBuild() throws InterruptedException, CoreException {
+			refresh();
+			jobs.await(out);
+			long start = System.nanoTime();
+			long startedMs = System.currentTimeMillis();
+			IWorkspace workspace = ResourcesPlugin.getWorkspace();
+			IBuildConfiguration[] configs = projects().stream().map(project -> {
+				try {
+					return project.getActiveBuildConfig();
+				} catch (CoreException e) {
+					throw new IllegalStateException(e.getMessage(), e);
+				}
+			}).toArray(IBuildConfiguration[]::new);
+			workspace.build(configs, IncrementalProjectBuilder.CLEAN_BUILD, false, null);
+			workspace.build(configs, IncrementalProjectBuilder.FULL_BUILD, false, null);
+			awaitAutoBuild();
+			long buildMs = millis(start);
+			out.println("clean build " + buildMs + " ms"); //$NON-NLS-1$ //$NON-NLS-2$
+			long totalMs = buildMs + jobs.await(out);
+			out.println("result clean_build=1 started_ms=" + startedMs + " build_ms=" + buildMs + " total_ms=" //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$
+					+ totalMs);
 		}
 
 		private Integer switchTo(String branch) throws InterruptedException, CoreException {

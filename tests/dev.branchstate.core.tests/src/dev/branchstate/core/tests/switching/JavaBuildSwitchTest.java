@@ -12,10 +12,18 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.eclipse.core.internal.events.BuildCommand;
+import org.eclipse.core.internal.events.BuildManager;
+import org.eclipse.core.internal.events.BuilderPersistentInfo;
+import org.eclipse.core.internal.resources.Project;
+import org.eclipse.core.internal.resources.Workspace;
+import org.eclipse.core.resources.ICommand;
 import org.eclipse.core.resources.IFile;
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.resources.IResource;
+import org.eclipse.core.resources.IWorkspace;
 import org.eclipse.core.resources.IncrementalProjectBuilder;
+import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.NullProgressMonitor;
 import org.eclipse.core.runtime.OperationCanceledException;
 import org.junit.jupiter.api.AfterEach;
@@ -23,12 +31,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.branchstate.core.BranchstatePreferences;
 import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateInfo;
 import dev.branchstate.core.internal.build.BuildManagerAccess;
 import dev.branchstate.core.internal.switching.SwitchCommand;
-import dev.branchstate.core.tests.Fixtures;
 
 /**
  * Branch switches of a Java project built by JDT's real builder: after every switch, {@code bin/} and the Java
@@ -59,7 +65,6 @@ class JavaBuildSwitchTest {
 	@BeforeEach
 	void setUp() throws Exception {
 		harness = new SwitchHarness();
-		Fixtures.setPreference(BranchstatePreferences.DERIVED_FOLDERS, "bin");
 		repo = JavaRepository.create(temp.resolve("repo"), MAIN);
 		repo.branch("feat", FEAT);
 		repo.git.checkout().setName("main").call();
@@ -76,7 +81,6 @@ class JavaBuildSwitchTest {
 			project.delete(false, true, null);
 		}
 		repo.close();
-		Fixtures.setPreference(BranchstatePreferences.DERIVED_FOLDERS, null);
 		harness.autoBuild(true);
 		harness.close();
 	}
@@ -185,7 +189,7 @@ class JavaBuildSwitchTest {
 		String output = switchTo("target");
 		assertThat(output).contains("is not restored: " + project.getName() + "/src/p/X.java is in the state");
 		assertEqualToCleanBuild("target");
-		assertThat(JavaRepository.Build.of(project).output()).doesNotContainKey("p/X.class");
+		assertThat(JavaRepository.Build.of(project).output()).doesNotContainKey("bin/p/X.class");
 	}
 
 	/**
@@ -261,19 +265,98 @@ class JavaBuildSwitchTest {
 	}
 
 	/**
-	 * The same without any derived-folder glob in the preferences: JDT marks its output folder derived, which is
-	 * what makes it part of the state; the user sets nothing.
+	 * The output folders are those of the project's classpath — the default one and a source folder's own — with no
+	 * glob in the preferences and whether or not their files are marked derived: here the derived flags are gone
+	 * before each save, as for files that were refreshed from disk (a build outside the IDE, lost workspace
+	 * metadata). Each branch still comes back as a clean build makes it, with nothing left for JDT to compile.
 	 */
 	@Test
-	void jdtOutputFoldersNeedNoDerivedFolderGlob() throws Exception {
-		Fixtures.setPreference(BranchstatePreferences.DERIVED_FOLDERS, null);
+	void theClasspathsOutputFoldersAreRestoredWithoutDerivedFlagsOrGlob() throws Exception {
+		repo.close();
+		Map<String, String> main = new HashMap<>(MAIN);
+		main.put(".gitignore", "bin/\nbin-gen/\n");
+		main.put("gen/q/G.java", "package q;\npublic class G {\n\tpublic p.A1 a;\n}\n");
+		main.put(".classpath", """
+				<?xml version="1.0" encoding="UTF-8"?>
+				<classpath>
+					<classpathentry kind="src" path="src"/>
+					<classpathentry kind="src" path="gen" output="bin-gen"/>
+					<classpathentry kind="lib" path="%s"/>
+					<classpathentry kind="output" path="bin"/>
+				</classpath>
+				""".formatted(Path.of(System.getProperty("java.home"), "lib", "jrt-fs.jar")));
+		repo = JavaRepository.create(temp.resolve("repo-outputs"), main);
+		repo.branch("feat", Map.of("gen/q/H.java", "package q;\npublic class H extends G {\n}\n"));
+		repo.git.checkout().setName("main").call();
 		importAndBuild();
-		switchTo("feat");
-		switchTo("main");
+		assertThat(JavaRepository.Build.of(project).output()).containsKeys("bin/p/A1.class", "bin-gen/q/G.class");
+
+		forgetDerivedFlags();
+		switchTo("feat"); // saves main
+		forgetDerivedFlags();
 		JdtBuilds.takeCompiled();
-		assertThat(switchTo("feat")).contains("restored");
-		assertThat(JdtBuilds.takeCompiled()).as("units JDT compiled after the exact restore of feat").isEmpty();
+		String output = switchTo("main"); // saves feat, restores main
+		assertThat(output).contains("restored");
+		assertThat(JdtBuilds.takeCompiled()).as("units JDT compiled after the exact restore of main: " + output)
+				.isEmpty();
+		assertEqualToCleanBuild("main");
+		JdtBuilds.takeCompiled(); // the clean build's
+		output = switchTo("feat");
+		assertThat(output).contains("restored");
+		assertThat(JdtBuilds.takeCompiled()).as("units JDT compiled after the exact restore of feat: " + output)
+				.isEmpty();
 		assertEqualToCleanBuild("feat");
+		assertThat(JavaRepository.Build.of(project).output()).containsKey("bin-gen/q/H.class");
+		JdtBuilds.takeCompiled();
+		output = switchTo("main");
+		assertThat(output).contains("restored");
+		assertThat(JdtBuilds.takeCompiled()).as("units JDT compiled after the exact restore of main: " + output)
+				.isEmpty();
+		assertEqualToCleanBuild("main");
+	}
+
+	/**
+	 * After a restart a builder that has not run yet has its last built tree only as the workspace read it back
+	 * (where a builder without build configurations gets the configuration name ""): the first switch of the
+	 * session still finds the branch it leaves built, and saves it.
+	 */
+	@Test
+	void theFirstSwitchAfterARestartSavesTheBuiltBranchItLeaves() throws Exception {
+		importAndBuild();
+		asAfterARestart();
+		assertThat(BuildManagerAccess.whyNotBuilt(project)).as("what the builders have built, read back").isEmpty();
+		String output = switchTo("feat");
+		assertThat(output).as("the switch leaving main").contains("saved").doesNotContain("not saved");
+		assertThat(harness.service.states(repo.gitDir()).stream().flatMap(s -> s.branches().stream()))
+				.contains("main");
+		assertEqualToCleanBuild("feat");
+	}
+
+	/** The project's builders as a workspace restored at startup leaves them: not instantiated, trees read back. */
+	private void asAfterARestart() throws CoreException {
+		Workspace workspace = (Workspace) project.getWorkspace();
+		workspace.run(monitor -> {
+			BuildManager manager = workspace.getBuildManager();
+			List<BuilderPersistentInfo> infos = manager.createBuildersPersistentInfo(project);
+			assertThat(infos).as("the builders' last built states").isNotEmpty();
+			for (BuilderPersistentInfo info : infos) {
+				info.setConfigName(""); // as WorkspaceTreeReader_2 reads it
+			}
+			for (ICommand command : ((Project) project).internalGetDescription().getBuildSpec(false)) {
+				((BuildCommand) command).setBuilders(null);
+			}
+			manager.setBuildersPersistentInfo(project, infos);
+		}, project, IWorkspace.AVOID_UPDATE, null);
+	}
+
+	/** Clears the derived flag of every resource of the project, as a refresh from disk leaves new files. */
+	private void forgetDerivedFlags() throws CoreException {
+		project.accept(resource -> {
+			if (resource.isDerived()) {
+				resource.setDerived(false, null);
+			}
+			return true;
+		});
 	}
 
 	/**

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -21,7 +22,10 @@ import org.eclipse.core.resources.IncrementalProjectBuilder;
 import org.eclipse.core.resources.ResourcesPlugin;
 import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.IPath;
+import org.eclipse.jdt.core.IClasspathEntry;
 import org.eclipse.jdt.core.IJavaModelMarker;
+import org.eclipse.jdt.core.IJavaProject;
+import org.eclipse.jdt.core.JavaCore;
 import org.eclipse.jgit.api.Git;
 
 /**
@@ -121,7 +125,8 @@ final class JavaRepository implements AutoCloseable {
 		try (var walk = Files.walk(workTree)) {
 			for (Path source : walk.toList()) {
 				Path relative = workTree.relativize(source);
-				if (relative.toString().isEmpty() || relative.startsWith(".git") || relative.startsWith("bin")) {
+				if (relative.toString().isEmpty() || relative.startsWith(".git")
+						|| relative.getName(0).toString().startsWith("bin")) { // the output folders (bin, bin-gen)
 					continue;
 				}
 				Path target = copy.resolve(relative.toString());
@@ -150,16 +155,22 @@ final class JavaRepository implements AutoCloseable {
 		}
 	}
 
-	/** What a build left: the output folder's files (path → bytes) and the Java problem markers, one line each. */
+	/**
+	 * What a build left: the files of the output folders of the project's classpath (project-relative path → bytes)
+	 * and the Java problem markers, one line each.
+	 */
 	record Build(Map<String, byte[]> output, TreeSet<String> markers) {
 
 		static Build of(IProject project) throws IOException, CoreException {
 			Map<String, byte[]> output = new TreeMap<>();
-			Path bin = project.getLocation().toPath().resolve("bin");
-			if (Files.isDirectory(bin)) {
-				try (var walk = Files.walk(bin)) {
-					for (Path file : walk.filter(Files::isRegularFile).toList()) {
-						output.put(bin.relativize(file).toString(), Files.readAllBytes(file));
+			Path location = project.getLocation().toPath();
+			for (String folder : outputFolders(project)) {
+				Path bin = location.resolve(folder);
+				if (Files.isDirectory(bin)) {
+					try (var walk = Files.walk(bin)) {
+						for (Path file : walk.filter(Files::isRegularFile).toList()) {
+							output.put(location.relativize(file).toString(), Files.readAllBytes(file));
+						}
 					}
 				}
 			}
@@ -173,19 +184,32 @@ final class JavaRepository implements AutoCloseable {
 			return new Build(output, markers);
 		}
 
+		/** @return the project-relative output folders of the project's classpath (JDT's public API) */
+		private static Set<String> outputFolders(IProject project) throws CoreException {
+			IJavaProject javaProject = JavaCore.create(project);
+			Set<String> folders = new TreeSet<>();
+			folders.add(javaProject.getOutputLocation().removeFirstSegments(1).toString());
+			for (IClasspathEntry entry : javaProject.getRawClasspath()) {
+				if (entry.getOutputLocation() != null) {
+					folders.add(entry.getOutputLocation().removeFirstSegments(1).toString());
+				}
+			}
+			return folders;
+		}
+
 		/** @return the differences from {@code expected}, one line each; empty when equal byte for byte */
 		List<String> differencesFrom(Build expected) {
 			List<String> differences = new ArrayList<>();
 			for (String path : expected.output.keySet()) {
 				if (!output.containsKey(path)) {
-					differences.add("missing bin/" + path);
+					differences.add("missing " + path);
 				} else if (!java.util.Arrays.equals(output.get(path), expected.output.get(path))) {
-					differences.add("different bin/" + path);
+					differences.add("different " + path);
 				}
 			}
 			for (String path : output.keySet()) {
 				if (!expected.output.containsKey(path)) {
-					differences.add("extra bin/" + path);
+					differences.add("extra " + path);
 				}
 			}
 			for (String marker : expected.markers) {
