@@ -32,27 +32,14 @@ step() { printf '\n== %s\n' "$*"; }
 fail() { echo "demo: $*" >&2; exit 1; }
 
 cd "$root"
+source releng/lib/ide.sh
 if [ $build = 1 ]; then
 	step "Building the update site and the IDE (tests skipped; ./launch ./mvnw verify runs them)"
 	./mvnw -B -q -DskipTests verify
 fi
-site_zip=$(ls releng/dev.branchstate.site/target/dev.branchstate.site-*.zip)
-product=releng/dev.branchstate.ide/target/products/dev.branchstate.ide/linux/gtk/x86_64
-
 step "Installing Branchstate, Branchstate for Java and the Java index into a fresh IDE with its p2 director"
 rm -rf "$demo"
-mkdir -p "$demo/logs"
-cp -r "$product" "$demo/eclipse"
-launcher=$(ls "$demo"/eclipse/plugins/org.eclipse.equinox.launcher_*.jar)
-eclipse() { java -Xmx2g -jar "$launcher" -nosplash "$@"; }
-start=$(date +%s%N)
-eclipse -application org.eclipse.equinox.p2.director -data "$demo/director-ws" \
-	-repository "jar:file:$root/$site_zip!/" \
-	-installIU dev.branchstate.feature.feature.group,dev.branchstate.jdt.feature.feature.group,dev.branchstate.examples.feature.feature.group \
-	> "$demo/logs/install.log" 2>&1 || { cat "$demo/logs/install.log" >&2; fail "the p2 director failed"; }
-installed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
-grep -E '^(Installing|Operation completed)' "$demo/logs/install.log"
-echo "installed in $installed_ms ms"
+install_ide "$demo" dev.branchstate.feature.feature.group,dev.branchstate.jdt.feature.feature.group,dev.branchstate.examples.feature.feature.group
 
 step "Making the demo repository from real sources (Apache Commons Lang 3.17.0 and 3.18.0)"
 repo=$demo/commons-lang
@@ -63,20 +50,6 @@ for v in 3.17.0 3.18.0; do
 			-DoutputDirectory="$demo/jars" -Dmdep.overWriteIfNewer=true
 	done
 done
-java_project() { # folder, project name: .project (Java nature and builder) and .classpath (src, the JDK, bin)
-	cat > "$1/.project" <<-EOP
-	<?xml version="1.0" encoding="UTF-8"?>
-	<projectDescription><name>$2</name><comment></comment><projects></projects>
-	<buildSpec><buildCommand><name>org.eclipse.jdt.core.javabuilder</name><arguments></arguments></buildCommand></buildSpec>
-	<natures><nature>org.eclipse.jdt.core.javanature</nature></natures></projectDescription>
-	EOP
-	# the JDK the IDE runs on, as a library (the product has no JRE container: no org.eclipse.jdt.launching)
-	cat > "$1/.classpath" <<-EOP
-	<?xml version="1.0" encoding="UTF-8"?>
-	<classpath><classpathentry kind="src" path="src"/><classpathentry kind="lib" path="$JAVA_HOME/lib/jrt-fs.jar"/>
-	<classpathentry kind="output" path="bin"/></classpath>
-	EOP
-}
 git init -q -b release-3.17 "$repo"
 git -C "$repo" config user.name "Branchstate demo"
 git -C "$repo" config user.email "demo@branchstate.invalid"
@@ -96,14 +69,7 @@ git -C "$repo" add -A
 git -C "$repo" commit -q -m "Apache Commons Lang 3.18.0 sources"
 # release-3.18-plus (B' below) = release-3.18 + one commit: a method appended to three classes
 git -C "$repo" checkout -q -b release-3.18-plus
-for f in $(git -C "$repo" ls-files 'src/*.java' | grep -v -e package-info -e module-info | head -3); do
-	awk '{ line[NR] = $0 } /}/ { last = NR }
-		END { for (i = 1; i <= NR; i++) {
-			if (i == last) { match(line[i], /}[^}]*$/)
-				line[i] = substr(line[i], 1, RSTART - 1) "    static int branchstateDemoProbe() { return 42; }\n" substr(line[i], RSTART) }
-			print line[i] } }' "$repo/$f" > "$repo/$f.new" && mv "$repo/$f.new" "$repo/$f"
-done
-git -C "$repo" commit -q -am "One more commit: a method appended to three classes"
+probe_commit "$repo" src
 git -C "$repo" checkout -q release-3.17
 git -C "$repo" diff --quiet HEAD || { echo "demo: the working tree of release-3.17 is not clean" >&2; exit 1; }
 echo "$(git -C "$repo" ls-files | wc -l) tracked files, branches: $(git -C "$repo" branch --format='%(refname:short)' | tr '\n' ' ')"
@@ -112,10 +78,7 @@ echo "release-3.17 -> release-3.18 changes $(git -C "$repo" diff --name-only rel
 
 step "Branchstate in the installed IDE"
 ws=$demo/workspace
-# Default preferences the standard Eclipse way: bin/ holds the derived class files of the demo project.
-printf 'dev.branchstate.core/derivedFolders=bin\n' > "$demo/plugin_customization.ini"
-app() { eclipse -data "$ws" -pluginCustomization "$demo/plugin_customization.ini" -application dev.branchstate.core.app "$@" 2>&1 \
-	| grep -v -E '^(INFO: Registered provider|[A-Z][a-z]{2} [0-9]+, [0-9]{4} .*BaseActivator log)'; }
+# No preference to set: Branchstate for Java takes the output folder (bin/) from the project's classpath.
 app status > "$demo/logs/status.log" || { cat "$demo/logs/status.log" >&2; fail "status found a problem"; }
 grep -E '^(bundle|extension-point|contribution dev.branchstate.core.contributors)' "$demo/logs/status.log"
 grep -q 'contribution dev.branchstate.core.contributors contributor dev.branchstate.javaindex from dev.branchstate.javaindex' \
@@ -197,35 +160,12 @@ app verify "$repo"
 step "The switch release-3.17 -> release-3.18 measured four ways, as releng/bench/e2e does ($rounds rounds)"
 index=$ws/.metadata/.plugins/dev.branchstate.javaindex/index
 [ -d "$index" ] || fail "no Java index in $index"
-declare -A runs # case letter -> lines "wall ms<TAB>table row", one per round
 measure() { # case letter, round, table label, branch measured, then the switch command's arguments after the repo
-	local id=$1 round=$2 label=$3 branch=$4 log=$demo/logs/case-$1-$2.log
+	local id=$1 round=$2 label=$3 branch=$4
 	shift 4
-	app switch "$repo" "$@" > "$log" || { cat "$log" >&2; fail "case $id failed (log: $log)"; }
-	local result kv since bins indexed
-	result=$(grep '^result ' "$log" | tail -1) # the last switch is the one measured
-	[ -n "$result" ] || { cat "$log" >&2; fail "case $id printed no result"; }
-	local started_ms=0 total_ms=0 checkout_ms=0 restored_files=0 restored_bytes=0 saved_files=0 saved_bytes=0
-	for kv in ${result#result }; do
-		case ${kv%%=*} in
-		started_ms | total_ms | checkout_ms | restored_files | restored_bytes | saved_files | saved_bytes)
-			printf -v "${kv%%=*}" '%s' "${kv#*=}" ;;
-		esac
-	done
-	# files written since the measured checkout began (ctime: a restore keeps the stored modification times)
-	since="@$((started_ms / 1000)).$(printf '%03d' $((started_ms % 1000)))"
-	bins=$(find "$repo/bin" -type f -newerct "$since" | wc -l)
-	indexed=$(find "$index" -type f -newerct "$since" | wc -l)
-	runs[$id]+="$total_ms	| $label | $total_ms | $checkout_ms | $((total_ms - checkout_ms)) | $restored_files | $(mb "$restored_bytes") | $bins | $indexed | $saved_files | $(mb "$saved_bytes") | $(differing "$branch") |"$'\n'
-	printf ' %s %s ms' "$id" "$total_ms"
+	run_switch "$demo/logs/case-$id-$round.log" "$repo" "$@"
+	record "$id" "| $label | $total_ms | $checkout_ms | $((total_ms - checkout_ms)) | $restored_files | $(mb "$restored_bytes") | $(written_since "$repo/bin") | $(written_since "$index") | $saved_files | $(mb "$saved_bytes") | $(differing "$branch") |"
 }
-median() { # case letter: prints "wall ms<TAB>row" of the run with the median wall time
-	local lines
-	lines=$(printf '%s' "${runs[$1]}" | sort -n)
-	sed -n "$(( $(wc -l <<<"$lines") / 2 + 1 ))p" <<<"$lines"
-}
-mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1e6 }'; }
-ratio() { awk -v x="$1" -v y="$2" 'BEGIN { printf "%.2f", (y > 0 ? x / y : 0) }'; }
 to_317() { # with Branchstate: saves the state being left, restores the one of release-3.17
 	app switch "$repo" release-3.17 > "$demo/logs/to-3.17.log" \
 		|| { cat "$demo/logs/to-3.17.log" >&2; fail "switch to release-3.17 failed"; }

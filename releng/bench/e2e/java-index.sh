@@ -1,7 +1,7 @@
-#!/usr/bin/env bash
-# End-to-end branch-switch benchmark (issue 6). Run it through the launcher, which picks a JDK 21+:
+# The Java index branch-switch benchmark (issue 6; plain projects whose bin/ is unzipped from jars, no builder: it
+# measures the Java index contributor, not a build). Run it through the launcher, which picks a JDK 21+:
 #
-#   ./launch releng/bench/e2e/run.sh [--small] [--no-build] [--rounds N] [--shards N]
+#   ./launch releng/bench/e2e/java-index.sh [--small] [--no-build] [--rounds N] [--shards N]
 #
 # --small: guava only (about 630 files); --rounds: runs per case, the median is reported (default 3);
 # --shards: Java index store layout, 0 (default) = one EMF resource per compilation unit, N = N shards per project;

@@ -201,8 +201,8 @@ class ApplicationTest {
 			long waited = jobs.await(stream);
 			assertThat(ran).as("the second job ran before the wait ended").isTrue();
 			assertThat(waited).isGreaterThanOrEqualTo(550);
-			assertThat(printed.toString(StandardCharsets.UTF_8)).isEqualTo("waited " + waited + " ms for background jobs"
-					+ System.lineSeparator());
+			assertThat(printed.toString(StandardCharsets.UTF_8)).isEqualTo("waited " + waited
+					+ " ms for background jobs: " + first.getName() + ", " + second.getName() + System.lineSeparator());
 		}
 
 		printed.reset();

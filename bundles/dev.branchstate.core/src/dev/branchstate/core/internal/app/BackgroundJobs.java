@@ -3,6 +3,7 @@ package dev.branchstate.core.internal.app;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -71,7 +72,7 @@ public final class BackgroundJobs implements AutoCloseable {
 
 	/**
 	 * Waits, at most {@link #TIMEOUT}, until no background job is busy; prints {@code waited N ms for background
-	 * jobs} when N > 0, or which jobs were still busy when the time ran out.
+	 * jobs: <names>} when N > 0, or which jobs were still busy when the time ran out.
 	 *
 	 * @return the milliseconds waited until the jobs were done (the time out when they were not)
 	 */
@@ -84,16 +85,20 @@ public final class BackgroundJobs implements AutoCloseable {
 		long start = System.nanoTime();
 		long deadline = start + timeout.toNanos();
 		long idleSince = -1;
+		Set<String> seen = new LinkedHashSet<>();
 		while (true) {
 			long now = System.nanoTime();
-			if (busy().isEmpty()) {
+			List<String> busy = busy();
+			// a job's name without its state, and without the counts some put in it ("Java indexing... 326 files")
+			busy.forEach(name -> seen.add(name.substring(0, name.lastIndexOf(" (")).replaceAll("\\d+", "N"))); //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$
+			if (busy.isEmpty()) {
 				if (idleSince < 0) {
 					idleSince = now;
 				}
 				if (now - idleSince >= QUIET_MS * 1_000_000) {
 					long waited = (idleSince - start) / 1_000_000;
 					if (waited > 0) {
-						out.println("waited " + waited + " ms for background jobs"); //$NON-NLS-1$
+						out.println("waited " + waited + " ms for background jobs: " + String.join(", ", seen)); //$NON-NLS-1$ //$NON-NLS-2$
 					}
 					return waited;
 				}
