@@ -77,13 +77,18 @@ probe_commit() {
 	git -C "$repo" commit -q -am "A method appended to ${#picked[@]} classes: ${picked[*]##*/}"
 }
 
-# run_switch <log> <switch arguments after the repository>: one IDE session of switches; sets the fields of its last
-# result line (started_ms total_ms checkout_ms handled_ms build_ms restored_files restored_bytes saved_files
-# saved_bytes) as shell variables
+# run_switch <log> <switch arguments after the repository>: one IDE session of switches, then read_result
 run_switch() {
-	local log=$1 result kv
+	local log=$1
 	shift
 	app switch "$@" > "$log" || { cat "$log" >&2; echo "the switch failed (log: $log)" >&2; return 1; }
+	read_result "$log"
+}
+
+# read_result <log>: sets the fields of the session's last result line (started_ms total_ms checkout_ms handled_ms
+# build_ms restored_files restored_bytes saved_files saved_bytes) as shell variables
+read_result() {
+	local log=$1 result kv
 	result=$(grep '^result ' "$log" | tail -1) # the last switch is the one measured
 	[ -n "$result" ] || { cat "$log" >&2; echo "the switch printed no result (log: $log)" >&2; return 1; }
 	started_ms=0 total_ms=0 checkout_ms=0 handled_ms=0 build_ms=0 restored_files=0 restored_bytes=0 saved_files=0 saved_bytes=0

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # End-to-end branch-switch benchmark on real JDT builds (issue 10). Run it through the launcher, which picks a JDK 21+:
 #
-#   ./launch releng/bench/e2e/run.sh [--small] [--no-build] [--rounds N]
+#   ./launch releng/bench/e2e/run.sh [--small] [--no-build] [--rounds N] [--report]
 #
 # --small: guava only; --rounds: IDE sessions per case, the median is reported (default 3); --no-build: reuse the
-# built update site and IDE. BENCH_WORK=/path (default /tmp/branchstate-e2e-jdt).
+# built update site and IDE; --report: only print the table again from the logs of the last run.
+# BENCH_WORK=/path (default /tmp/branchstate-e2e-jdt).
 #
 # 1. Installs Branchstate and Branchstate for Java from the built update site into a fresh copy of the IDE product
 #    with its p2 director (as the demo does).
@@ -20,13 +21,14 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 work=${BENCH_WORK:-/tmp/branchstate-e2e-jdt}
-small=0 build=1 rounds=3
+small=0 build=1 rounds=3 report=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--small) small=1 ;;
 	--no-build) build=0 ;;
 	--rounds) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || { echo "bench: --rounds needs a number" >&2; exit 2; }; rounds=$2; shift ;;
-	*) echo "usage: $0 [--small] [--no-build] [--rounds N]" >&2; exit 2 ;;
+	--report) report=1 ;;
+	*) echo "usage: $0 [--small] [--no-build] [--rounds N] [--report]" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -42,115 +44,144 @@ if [ $small = 0 ]; then
 		"jdtcore org.eclipse.jdt:org.eclipse.jdt.core 3.46.0 3.47.0")
 fi
 
-if [ $build = 1 ]; then
-	step "Building the update site and the IDE (tests skipped)"
-	./mvnw -B -q -DskipTests verify
-fi
-step "Installing Branchstate and Branchstate for Java into a fresh IDE"
-rm -rf "$work/workspace" "$work/repo" "$work/logs"
-install_ide "$work" dev.branchstate.feature.feature.group,dev.branchstate.jdt.feature.feature.group
+run_cases() {
+	if [ $build = 1 ]; then
+		step "Building the update site and the IDE (tests skipped)"
+		./mvnw -B -q -DskipTests verify
+	fi
+	step "Installing Branchstate and Branchstate for Java into a fresh IDE"
+	rm -rf "$work/workspace" "$work/repo" "$work/logs" "$work/result.md"
+	install_ide "$work" dev.branchstate.feature.feature.group,dev.branchstate.jdt.feature.feature.group
 
-step "Making the repository: $(for l in "${libs[@]}"; do read -r n _ a b <<<"$l"; printf '%s %s → %s; ' "$n" "$a" "$b"; done)"
-repo=$work/repo
-mkdir -p "$work/jars" "$work/deps"
-declare -A classpath # project name -> its library jars
-for lib in "${libs[@]}"; do
-	read -r name ga a b <<<"$lib"
-	for v in "$a" "$b"; do
-		./mvnw -B -q dependency:copy -Dartifact="$ga:$v:jar:sources" -DoutputDirectory="$work/jars" -Dmdep.overWriteReleases=false
-	done
-	# the libraries the newer release depends on (compile and runtime scope), resolved by Maven
-	deps=$work/deps/$name
-	mkdir -p "$deps"
-	cat > "$deps/pom.xml" <<-EOP
-	<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>
-	<groupId>bench</groupId><artifactId>$name-deps</artifactId><version>1</version>
-	<dependencies><dependency><groupId>${ga%%:*}</groupId><artifactId>${ga#*:}</artifactId><version>$b</version></dependency></dependencies></project>
-	EOP
-	./mvnw -B -q -f "$deps/pom.xml" dependency:copy-dependencies -DoutputDirectory="$deps/jars" -DexcludeArtifactIds="${ga#*:}" \
-		-DincludeScope=runtime > "$deps/resolve.log" 2>&1 || { cat "$deps/resolve.log" >&2; fail "resolving the libraries of $ga:$b failed"; }
-	classpath[$name]=$(find "$deps/jars" -name '*.jar' | sort | tr '\n' ' ')
-done
-git init -q -b A "$repo"
-git -C "$repo" config user.name bench
-git -C "$repo" config user.email bench@branchstate.invalid
-git -C "$repo" config core.autocrlf false
-commit_release() { # branch (A or B): the sources of that release of every library, committed
-	local lib name ga a b v
+	step "Making the repository: $(for l in "${libs[@]}"; do read -r n _ a b <<<"$l"; printf '%s %s → %s; ' "$n" "$a" "$b"; done)"
+	repo=$work/repo
+	mkdir -p "$work/jars" "$work/deps"
+	declare -A classpath # project name -> its library jars
 	for lib in "${libs[@]}"; do
 		read -r name ga a b <<<"$lib"
-		v=$a; [ "$1" = B ] && v=$b
-		rm -rf "$repo/$name/src"
-		mkdir -p "$repo/$name/src"
-		unzip -q -o "$work/jars/${ga#*:}-$v-sources.jar" -d "$repo/$name/src" -x 'META-INF/*' '*module-info.java'
-		# shellcheck disable=SC2086 # the jars, one argument each
-		java_project "$repo/$name" "$name" ${classpath[$name]}
-		printf 'bin/\n' > "$repo/$name/.gitignore"
+		for v in "$a" "$b"; do
+			./mvnw -B -q dependency:copy -Dartifact="$ga:$v:jar:sources" -DoutputDirectory="$work/jars" -Dmdep.overWriteReleases=false
+		done
+		# the libraries the newer release depends on (compile and runtime scope), resolved by Maven
+		deps=$work/deps/$name
+		mkdir -p "$deps"
+		cat > "$deps/pom.xml" <<-EOP
+		<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>
+		<groupId>bench</groupId><artifactId>$name-deps</artifactId><version>1</version>
+		<dependencies><dependency><groupId>${ga%%:*}</groupId><artifactId>${ga#*:}</artifactId><version>$b</version></dependency></dependencies></project>
+		EOP
+		./mvnw -B -q -f "$deps/pom.xml" dependency:copy-dependencies -DoutputDirectory="$deps/jars" -DexcludeArtifactIds="${ga#*:}" \
+			-DincludeScope=runtime > "$deps/resolve.log" 2>&1 || { cat "$deps/resolve.log" >&2; fail "resolving the libraries of $ga:$b failed"; }
+		classpath[$name]=$(find "$deps/jars" -name '*.jar' | sort | tr '\n' ' ')
 	done
-	git -C "$repo" add -A
-	git -C "$repo" commit -q -m "$1"
-}
-commit_release A
-git -C "$repo" checkout -q -b B
-commit_release B
-git -C "$repo" checkout -q -b B2
-probe_commit "$repo" $(for lib in "${libs[@]}"; do read -r name _ <<<"$lib"; echo "$name"; done)
-git -C "$repo" checkout -q A
-echo "$(git -C "$repo" ls-files | wc -l) tracked files on A; A→B changes $(git -C "$repo" diff --name-only A B | wc -l)" \
-	"files, B→B2 $(git -C "$repo" diff --name-only B B2 | wc -l)"
+	git init -q -b A "$repo"
+	git -C "$repo" config user.name bench
+	git -C "$repo" config user.email bench@branchstate.invalid
+	git -C "$repo" config core.autocrlf false
+	commit_release() { # branch (A or B): the sources of that release of every library, committed
+		local lib name ga a b v
+		for lib in "${libs[@]}"; do
+			read -r name ga a b <<<"$lib"
+			v=$a; [ "$1" = B ] && v=$b
+			rm -rf "$repo/$name/src"
+			mkdir -p "$repo/$name/src"
+			unzip -q -o "$work/jars/${ga#*:}-$v-sources.jar" -d "$repo/$name/src" -x 'META-INF/*' '*module-info.java'
+			# shellcheck disable=SC2086 # the jars, one argument each
+			java_project "$repo/$name" "$name" ${classpath[$name]}
+			printf 'bin/\n' > "$repo/$name/.gitignore"
+		done
+		git -C "$repo" add -A
+		git -C "$repo" commit -q -m "$1"
+	}
+	commit_release A
+	git -C "$repo" checkout -q -b B
+	commit_release B
+	git -C "$repo" checkout -q -b B2
+	probe_commit "$repo" $(for lib in "${libs[@]}"; do read -r name _ <<<"$lib"; echo "$name"; done)
+	git -C "$repo" checkout -q A
+	echo "$(git -C "$repo" ls-files | wc -l) tracked files on A; A→B changes $(git -C "$repo" diff --name-only A B | wc -l)" \
+		"files, B→B2 $(git -C "$repo" diff --name-only B B2 | wc -l)"
 
-step "Importing; Save State on A and on B (JDT builds each first)"
-ws=$work/workspace
-# JDT's builder trace (one "About to compile" line per unit it compiles) and its indexer's, with timestamps
-cat > "$work/jdt.options" <<-EOO
-org.eclipse.jdt.core/debug=true
-org.eclipse.jdt.core/debug/builder=true
-EOO
-IDE_ARGS="-debug $work/jdt.options"
-IDE_JVM=${BENCH_JVM:--Xmx3g}
-app import "$repo" > "$work/logs/import.log" || { cat "$work/logs/import.log" >&2; fail "import failed"; }
-start=$(date +%s%N)
-app save "$repo" > "$work/logs/save-A.log" || { cat "$work/logs/save-A.log" >&2; fail "Save State on A failed"; }
-echo "A: built and saved in $(( ($(date +%s%N) - start) / 1000000 )) ms, $(grep -c 'About to compile' "$work/logs/save-A.log") units compiled"
-git -C "$repo" checkout -q B
-app save "$repo" > "$work/logs/save-B.log" || { cat "$work/logs/save-B.log" >&2; fail "Save State on B failed"; }
-app list "$repo" | tail -3
+	step "Importing; Save State on A and on B (JDT builds each first)"
+	ws=$work/workspace
+	# JDT's builder trace (one "About to compile" line per unit it compiles) and its indexer's, with timestamps
+	cat > "$work/jdt.options" <<-EOO
+	org.eclipse.jdt.core/debug=true
+	org.eclipse.jdt.core/debug/builder=true
+	EOO
+	IDE_ARGS="-debug $work/jdt.options"
+	IDE_JVM=${BENCH_JVM:--Xmx3g}
+	app import "$repo" > "$work/logs/import.log" || { cat "$work/logs/import.log" >&2; fail "import failed"; }
+	start=$(date +%s%N)
+	app save "$repo" > "$work/logs/save-A.log" || { cat "$work/logs/save-A.log" >&2; fail "Save State on A failed"; }
+	echo "A: built in full by JDT and saved in $(( ($(date +%s%N) - start) / 1000000 )) ms (a fresh IDE process)"
+	git -C "$repo" checkout -q B
+	app save "$repo" > "$work/logs/save-B.log" || { cat "$work/logs/save-B.log" >&2; fail "Save State on B failed"; }
+	app list "$repo" | tail -3
 
-bins=$(for lib in "${libs[@]}"; do read -r name _ <<<"$lib"; echo "$repo/$name/bin"; done)
-compiled() { # log: units JDT compiled after the last checkout of the session (the measured switch), from its trace:
-	# the changed and added sources of an incremental build and the dependents it adds in each round; a full build
-	# (FULL build) compiles every source of the projects
-	awk -v all="$sources" '/^checkout / { n = 0 } /^FULL build/ { n = all }
-		/^Compile this (changed|added) source file|^  adding affected source file/ { n++ } END { print n + 0 }' "$1"
+	measure() { # case letter, round, then the switch command's arguments after the repository: one logged IDE session
+		local id=$1 round=$2
+		shift 2
+		run_switch "$work/logs/case-$id-$round.log" "$repo" "$@"
+		printf ' %s %s ms' "$id" "$total_ms"
+	}
+	step "The switch A → B measured five ways ($rounds IDE sessions each)"
+	# Each run is one IDE session that first switches to A with Branchstate (a restore: the JVM, JDT and Branchstate
+	# warm, A's output and JDT state on disk), then makes the measured switch.
+	for round in $(seq 1 "$rounds"); do
+		printf 'round %s:' "$round"
+		measure a "$round" --with-branchstate A --without-branchstate B
+		measure b "$round" A B
+		measure c "$round" A B2
+		measure d "$round" A --delete-states B
+		measure e "$round" A B --clean-build
+		echo
+	done
 }
-sources=$(git -C "$repo" ls-files '*.java' | wc -l)
-measure() { # case letter, round, table label, then the switch command's arguments after the repository
-	local id=$1 round=$2 label=$3 log=$work/logs/case-$1-$2.log
-	shift 3
-	run_switch "$log" "$repo" "$@"
-	# shellcheck disable=SC2086 # the output folders, one argument each
-	record "$id" "| $label | $total_ms | $((checkout_ms + handled_ms + build_ms)) | $checkout_ms | $((total_ms - checkout_ms)) | $handled_ms | $build_ms | $(compiled "$log") | $(written_since $bins) | $restored_files | $(mb "$restored_bytes") | $saved_files | $(mb "$saved_bytes") |"
+
+label() { # case letter: its row's label
+	case $1 in
+	a) echo "a) A→B, Branchstate off: JDT builds the change" ;;
+	b) echo "b) A→B, exact state of B restored, handed to JDT" ;;
+	c) echo "c) A→B2 (B + 1 commit): state of B + what differs" ;;
+	d) echo "d) A→B, no state stored (A saved on the way)" ;;
+	e) echo "e) clean full build of B, for reference" ;;
+	esac
 }
-step "The switch A → B measured five ways ($rounds IDE sessions each)"
-# Each run is one IDE session that first switches to A with Branchstate (a restore: the JVM, JDT and Branchstate
-# warm, A's output and JDT state on disk), then makes the measured switch.
-for round in $(seq 1 "$rounds"); do
-	printf 'round %s:' "$round"
-	measure a "$round" "a) A→B, Branchstate off: JDT builds the change" --with-branchstate A --without-branchstate B
-	measure b "$round" "b) A→B, exact state of B restored, handed to JDT" A B
-	measure c "$round" "c) A→B2 (B + 1 commit): state of B + what differs" A B2
-	measure d "$round" "d) A→B, no state stored (A saved on the way)" A --delete-states B
-	measure e "$round" "e) clean full build of B, for reference" A B --clean-build
-	echo
-done
+after_checkout() { # log: the lines of the measured switch (from its checkout; the clean build's from the session's last)
+	awk '/^checkout / { n = 0; delete line } { line[++n] = $0 } END { for (i = 1; i <= n; i++) print line[i] }' "$1"
+}
+compiled() { # log: units JDT compiled in the measured switch, from its builder trace: the changed and added sources of
+	# an incremental build and the dependents it adds in each round; a full build (FULL build) compiles every source
+	after_checkout "$1" | awk -v all="$sources" '/^FULL build/ { n = all }
+		/^Compile this (changed|added) source file|^  adding affected source file/ { n++ } END { print n + 0 }'
+}
+report() { # the table of the rounds' logs
+	local id round log
+	sources=$(git -C "$repo" ls-files '*.java' | wc -l)
+	for round in $(seq 1 "$rounds"); do
+		for id in a b c d e; do
+			log=$work/logs/case-$id-$round.log
+			[ -f "$log" ] || fail "no log $log: run the benchmark first"
+			read_result "$log"
+			local jdt_wrote=— restore_wrote=— # a full build does not trace its writes; e restores nothing it measures
+			if [ $id != e ]; then
+				jdt_wrote=$(after_checkout "$log" | grep -c -E '^Writing (changed|new) class file' || true)
+				restore_wrote=$(after_checkout "$log" | sed -n -E 's/^restored .*\(([0-9]+) files written.*/\1/p' | tail -1)
+			fi
+			record "$id" "| $(label $id) | $total_ms | $((checkout_ms + handled_ms + build_ms)) | $checkout_ms | $((total_ms - checkout_ms)) | $handled_ms | $build_ms | $(compiled "$log") | $jdt_wrote | ${restore_wrote:-0} | $restored_files | $(mb "$restored_bytes") | $saved_files | $(mb "$saved_bytes") |" > /dev/null
+		done
+	done
+	report_table
+}
 
 declare -A wall built after
-{
+report_table() {
 	echo
 	echo "Median of $rounds IDE sessions per case (the row is the median run); $(nproc) cores; JDK $(java -version 2>&1 | head -1)."
 	echo
-	echo "| case | wall ms | until built ms | checkout ms | after checkout ms | switch handled ms | build ms | units compiled by JDT | class files written | files restored | MB restored | files saved | MB saved |"
-	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+	echo "| case | wall ms | until built ms | checkout ms | after checkout ms | switch handled ms | build ms | units compiled by JDT | class files JDT wrote | files the restore wrote | files in the state | MB in the state | files saved | MB saved |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 	for id in a b c d e; do
 		line=$(median $id)
 		wall[$id]=${line%%	*}
@@ -170,4 +201,12 @@ declare -A wall built after
 	echo "background jobs done — JDT's indexer (Java indexing) included (e: the clean and full build only). Until built:"
 	echo "checkout, switch handled (save, restore), refresh and build. Units compiled: JDT's builder trace in the session."
 	echo "Logs: $work/logs/"
-} | tee "$work/result.md"
+}
+
+main() {
+	repo=$work/repo
+	[ $report = 1 ] || run_cases
+	report | tee "$work/result.md"
+}
+# on one line: bash has read all of it before it runs, so the script may be edited while it runs
+main "$@"; exit
