@@ -1,0 +1,114 @@
+package dev.branchstate.jdt.internal;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.eclipse.core.resources.IFile;
+import org.eclipse.core.resources.IProject;
+import org.eclipse.core.runtime.CoreException;
+import org.eclipse.core.runtime.IPath;
+import org.eclipse.core.runtime.IProgressMonitor;
+import org.eclipse.core.runtime.Status;
+import org.eclipse.jdt.core.IJavaProject;
+import org.eclipse.jdt.core.JavaCore;
+import org.eclipse.osgi.util.NLS;
+import org.osgi.framework.FrameworkUtil;
+
+import dev.branchstate.core.IRestoreContext;
+import dev.branchstate.core.ISaveContext;
+import dev.branchstate.core.IStateContributor;
+
+/**
+ * Contributes JDT's search index of each Java project's sources (the one index file JDT keeps per project), with the
+ * JDT version that wrote it. After a restore JDT indexes only the files of the project's source folders that differ
+ * from the restored commit, instead of every file the checkout changed.
+ * <p>
+ * Not restored, and JDT indexes the checkout's change as it would without Branchstate: a state of another JDT
+ * version, and a restore where the project's classpath or JDT settings differ from the state's (the set of files
+ * the index covers, or how JDT parses them, may differ). A restore that fails once it has touched JDT's index has
+ * JDT rebuild the project's index from scratch: a stale index is never left behind.
+ */
+public final class JdtIndexContributor implements IStateContributor {
+
+	static final String INDEX = "index"; //$NON-NLS-1$
+
+	@Override
+	public int version() {
+		return 1;
+	}
+
+	@Override
+	public boolean appliesTo(IProject project) {
+		try {
+			return project.isAccessible() && project.hasNature(JavaCore.NATURE_ID);
+		} catch (CoreException e) {
+			return false;
+		}
+	}
+
+	@Override
+	public void save(ISaveContext context, IProgressMonitor monitor) throws CoreException {
+		IProject project = context.project();
+		byte[] index = JdtIndexes.write(project, monitor);
+		if (index == null) {
+			throw new CoreException(Status.info(NLS.bind(Messages.JdtIndex_none, project.getName())));
+		}
+		try {
+			context.addBytes(INDEX, index);
+			context.addBytes(JdtBuildStateContributor.JDT_VERSION, jdtVersion().getBytes(StandardCharsets.UTF_8));
+		} catch (IOException e) {
+			throw new CoreException(Status.error(e.getMessage(), e));
+		}
+	}
+
+	@Override
+	public void restore(IRestoreContext context, IProgressMonitor monitor) throws CoreException {
+		IProject project = context.project();
+		byte[] index;
+		try {
+			String written = new String(readAll(context, JdtBuildStateContributor.JDT_VERSION), StandardCharsets.UTF_8);
+			if (!written.equals(jdtVersion())) {
+				throw new CoreException(Status.warning(NLS.bind(Messages.JdtIndex_otherVersion,
+						new Object[] { project.getName(), written, jdtVersion() })));
+			}
+			index = readAll(context, INDEX);
+		} catch (IOException e) {
+			throw new CoreException(Status.error(NLS.bind(Messages.JdtIndex_unreadable, project.getName()), e));
+		}
+		IJavaProject javaProject = JavaCore.create(project);
+		List<IFile> toIndex = new ArrayList<>();
+		List<IFile> toRemove = new ArrayList<>();
+		for (IPath path : context.changedPaths()) {
+			if (configuresJdt(path)) {
+				throw new CoreException(Status.info(NLS.bind(Messages.JdtIndex_configurationChanged, project.getName(),
+						path.toPortableString())));
+			}
+			IFile file = project.getFile(path);
+			if (!JavaCore.isJavaLikeFileName(file.getName()) || !javaProject.isOnClasspath(file)) {
+				continue; // not in the project's source index
+			}
+			(file.getLocation() != null && file.getLocation().toFile().isFile() ? toIndex : toRemove).add(file);
+		}
+		JdtIndexes.install(project, index, toIndex, toRemove);
+	}
+
+	/** @return whether a change of the file may change which files JDT indexes, or how: the classpath, settings */
+	private static boolean configuresJdt(IPath path) {
+		return path.segmentCount() >= 1 && (path.segment(0).equals(".classpath") //$NON-NLS-1$
+				|| path.segment(0).equals(".settings") || path.segment(0).equals(".project")); //$NON-NLS-1$ //$NON-NLS-2$
+	}
+
+	private static byte[] readAll(IRestoreContext context, String name) throws IOException {
+		try (InputStream in = context.open(name)) {
+			return in.readAllBytes();
+		}
+	}
+
+	/** @return the version of the JDT core bundle running: an index is restored by the JDT that wrote it only */
+	private static String jdtVersion() {
+		return FrameworkUtil.getBundle(JavaCore.class).getVersion().toString();
+	}
+}

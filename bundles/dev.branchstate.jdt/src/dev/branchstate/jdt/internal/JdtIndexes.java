@@ -1,0 +1,225 @@
+package dev.branchstate.jdt.internal;
+
+import java.io.File;
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Collection;
+import java.util.Optional;
+
+import org.eclipse.core.resources.IFile;
+import org.eclipse.core.resources.IProject;
+import org.eclipse.core.runtime.CoreException;
+import org.eclipse.core.runtime.IPath;
+import org.eclipse.core.runtime.IProgressMonitor;
+import org.eclipse.core.runtime.NullProgressMonitor;
+import org.eclipse.core.runtime.OperationCanceledException;
+import org.eclipse.core.runtime.Status;
+import org.eclipse.jdt.core.IJavaElement;
+import org.eclipse.jdt.core.IJavaProject;
+import org.eclipse.jdt.core.JavaCore;
+import org.eclipse.jdt.core.search.IJavaSearchConstants;
+import org.eclipse.jdt.core.search.IJavaSearchScope;
+import org.eclipse.jdt.core.search.SearchEngine;
+import org.eclipse.jdt.core.search.SearchPattern;
+import org.eclipse.jdt.core.search.TypeNameRequestor;
+import org.eclipse.jdt.internal.compiler.SourceElementParser;
+import org.eclipse.jdt.internal.core.JavaModelManager;
+import org.eclipse.jdt.internal.core.JavaModelManager.PerProjectInfo;
+import org.eclipse.jdt.internal.core.index.Index;
+import org.eclipse.jdt.internal.core.index.IndexQualifier;
+import org.eclipse.jdt.internal.core.index.MetaIndex;
+import org.eclipse.jdt.internal.core.search.indexing.IndexManager;
+import org.eclipse.jdt.internal.core.search.indexing.ReadWriteMonitor;
+import org.eclipse.osgi.util.NLS;
+
+/**
+ * The one class that reaches JDT's internal search index: the source index of a Java project, one file that JDT's
+ * index manager keeps under its own name ({@code <crc32 of the project path>.index}), written on save as JDT writes
+ * it and, on restore, put back in its place and loaded by the index manager as a saved index, after which only the
+ * files that differ from the restored commit are queued for indexing. Any linkage problem (another JDT release)
+ * becomes a {@link CoreException} naming the project; a restore that fails after it touched JDT's queue or the index
+ * file leaves JDT to rebuild the project's index from scratch.
+ */
+final class JdtIndexes {
+
+	/** How long a save waits for JDT's indexer to finish the queued jobs. */
+	private static final long WAIT_MS = 60_000;
+
+	private JdtIndexes() {
+	}
+
+	/**
+	 * Waits until JDT's indexer has no pending job (a search that waits until it is ready to search), then has the
+	 * index manager write the project's index and reads its file while nobody may write to it.
+	 *
+	 * @return the bytes of the project's source index, or {@code null} when JDT has no index of it (yet)
+	 */
+	static byte[] write(IProject project, IProgressMonitor monitor) throws CoreException {
+		awaitReady(project, monitor);
+		try {
+			IndexManager manager = JavaModelManager.getIndexManager();
+			Index index = manager.getIndex(project.getFullPath(), true, false);
+			ReadWriteMonitor lock = index == null ? null : index.monitor;
+			if (lock == null) {
+				return null; // not indexed yet (the request to index it is queued), or removed meanwhile
+			}
+			lock.enterWrite();
+			try {
+				manager.saveIndex(index);
+				File file = index.getIndexFile();
+				if (index.monitor == null || index.hasChanged() || file == null || !file.isFile()) {
+					return null;
+				}
+				return Files.readAllBytes(file.toPath());
+			} finally {
+				lock.exitWrite();
+			}
+		} catch (IOException | LinkageError | RuntimeException e) {
+			throw unavailable(project, e);
+		}
+	}
+
+	/** A search for nothing in the project that waits until JDT's indexer has no pending job, bounded. */
+	private static void awaitReady(IProject project, IProgressMonitor monitor) throws CoreException {
+		long deadline = System.currentTimeMillis() + WAIT_MS;
+		IProgressMonitor bounded = new NullProgressMonitor() {
+			@Override
+			public boolean isCanceled() {
+				return (monitor != null && monitor.isCanceled()) || System.currentTimeMillis() > deadline;
+			}
+		};
+		IJavaSearchScope scope = SearchEngine.createJavaSearchScope(new IJavaElement[] { JavaCore.create(project) },
+				IJavaSearchScope.SOURCES);
+		try {
+			new SearchEngine().searchAllTypeNames(null, SearchPattern.R_EXACT_MATCH,
+					"$BranchstateNoSuchType".toCharArray(), SearchPattern.R_EXACT_MATCH | SearchPattern.R_CASE_SENSITIVE, //$NON-NLS-1$
+					IJavaSearchConstants.TYPE, scope, new TypeNameRequestor() {
+						// nothing is found
+					}, IJavaSearchConstants.WAIT_UNTIL_READY_TO_SEARCH, bounded);
+		} catch (OperationCanceledException e) {
+			throw new CoreException(Status.info(NLS.bind(Messages.JdtIndex_busy, project.getName())));
+		}
+	}
+
+	/**
+	 * Makes {@code bytes} the project's source index: discards the index jobs queued for the project (those of the
+	 * refresh that handed it the checkout), replaces the index file, has the index manager load it as a saved index
+	 * and refreshes JDT's meta-index entry and secondary-types cache of the project, then queues the indexing of
+	 * {@code toIndex} and the removal of {@code toRemove} from the index. On any failure the project's index is
+	 * removed and JDT rebuilds it from scratch, and a {@link CoreException} says why.
+	 *
+	 * @param toIndex files of the project's source folders whose content differs from the restored commit
+	 * @param toRemove files of the project's source folders that the restored commit has and the working tree lacks
+	 */
+	static void install(IProject project, byte[] bytes, Collection<IFile> toIndex, Collection<IFile> toRemove)
+			throws CoreException {
+		try {
+			IndexManager manager = JavaModelManager.getIndexManager();
+			IPath container = project.getFullPath();
+			manager.discardJobs(project.getName());
+			manager.removeIndex(container); // the cached index, its file, its state and its meta-index entry
+			File file = manager.computeIndexLocation(container).getIndexFile();
+			if (file == null) {
+				throw new IOException("no index file for " + container); //$NON-NLS-1$
+			}
+			Path target = file.toPath();
+			Path temporary = target.resolveSibling(target.getFileName() + ".branchstate"); //$NON-NLS-1$
+			Files.write(temporary, bytes);
+			Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+			// REBUILDING without a job: the next getIndex reads the file rather than queue a rebuild of the project
+			manager.aboutToUpdateIndex(container, IndexManager.REBUILDING_STATE);
+			Index index = manager.getIndex(container, true, false);
+			ReadWriteMonitor lock = index == null ? null : index.monitor;
+			if (lock == null) {
+				throw new IOException("JDT did not load the restored index of " + container); //$NON-NLS-1$
+			}
+			lock.enterWrite();
+			try {
+				manager.saveIndex(index); // unchanged: only its state becomes SAVED (no job is pending for it)
+			} finally {
+				lock.exitWrite();
+			}
+			updateMetaIndex(manager, index);
+			clearSecondaryTypes(project);
+			IJavaProject javaProject = JavaCore.create(project);
+			SourceElementParser parser = toIndex.isEmpty() ? null : manager.getSourceElementParser(javaProject, null);
+			for (IFile changed : toIndex) {
+				manager.addSource(changed, container, parser);
+			}
+			for (IFile gone : toRemove) {
+				manager.remove(gone.getProjectRelativePath().toString(), container);
+			}
+		} catch (IOException | ReflectiveOperationException | LinkageError | RuntimeException e) {
+			reindex(project, e);
+			if (e instanceof OperationCanceledException canceled) {
+				throw canceled;
+			}
+			throw unavailable(project, e);
+		}
+	}
+
+	/**
+	 * The meta-index maps each index file to the qualified names it references, so that a search opens only the
+	 * indexes that can match; the restored file's entry is rewritten as JDT does after it indexed a file.
+	 */
+	private static void updateMetaIndex(IndexManager manager, Index index) throws IOException {
+		Optional<MetaIndex> meta = manager.getMetaIndex();
+		File file = index.getIndexFile();
+		if (meta.isEmpty() || file == null) {
+			return; // the meta-index is disabled; removeIndex left the file out of it, so it is always searched
+		}
+		ReadWriteMonitor lock = meta.get().getMonitor();
+		if (lock == null) {
+			return;
+		}
+		var qualifications = index.getMetaIndexQualifications();
+		lock.enterWrite();
+		try {
+			meta.get().remove(file.getName());
+			for (IndexQualifier qualifier : qualifications) {
+				meta.get().addIndexEntry(qualifier.getCategory(), qualifier.getKey(), file.getName());
+			}
+		} finally {
+			lock.exitWrite();
+		}
+	}
+
+	/**
+	 * The refresh took the secondary types of the files the checkout changed out of JDT's cache for the project,
+	 * expecting their indexing to put them back; the discarded jobs will not: the cache is cleared (JDT fills it
+	 * again from the index when it next needs it).
+	 */
+	private static void clearSecondaryTypes(IProject project) throws ReflectiveOperationException {
+		PerProjectInfo info = JavaModelManager.getJavaModelManager().getPerProjectInfo(project, false);
+		if (info == null) {
+			return;
+		}
+		Field field = PerProjectInfo.class.getDeclaredField("secondaryTypes"); //$NON-NLS-1$
+		field.setAccessible(true);
+		Object secondaryTypes = field.get(info);
+		Method clear = secondaryTypes.getClass().getDeclaredMethod("clearAllCaches"); //$NON-NLS-1$
+		clear.setAccessible(true);
+		clear.invoke(secondaryTypes);
+	}
+
+	/** Removes the project's index (file and cache) and has JDT index the whole project again. */
+	static void reindex(IProject project, Throwable failure) {
+		try {
+			IndexManager manager = JavaModelManager.getIndexManager();
+			manager.discardJobs(project.getName());
+			manager.removeIndex(project.getFullPath());
+			manager.indexAll(project);
+		} catch (LinkageError | RuntimeException e) {
+			failure.addSuppressed(e);
+		}
+	}
+
+	private static CoreException unavailable(IProject project, Throwable e) {
+		return new CoreException(Status.error(NLS.bind(Messages.JdtIndex_unavailable, project.getName(),
+				String.valueOf(e.getMessage())), e));
+	}
+}
