@@ -1,0 +1,317 @@
+package dev.branchstate.core.tests.switching;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.reflect.Field;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+
+import org.eclipse.core.resources.IProject;
+import org.eclipse.core.resources.IProjectDescription;
+import org.eclipse.core.resources.IResource;
+import org.eclipse.core.resources.IWorkspace;
+import org.eclipse.core.resources.ResourcesPlugin;
+import org.eclipse.core.runtime.CoreException;
+import org.eclipse.core.runtime.IPath;
+import org.eclipse.core.runtime.NullProgressMonitor;
+import org.eclipse.jdt.core.IJavaElement;
+import org.eclipse.jdt.core.IJavaProject;
+import org.eclipse.jdt.core.JavaCore;
+import org.eclipse.jdt.core.search.IJavaSearchConstants;
+import org.eclipse.jdt.core.search.IJavaSearchScope;
+import org.eclipse.jdt.core.search.SearchEngine;
+import org.eclipse.jdt.core.search.SearchMatch;
+import org.eclipse.jdt.core.search.SearchParticipant;
+import org.eclipse.jdt.core.search.SearchPattern;
+import org.eclipse.jdt.core.search.SearchRequestor;
+import org.eclipse.jdt.core.search.TypeNameRequestor;
+import org.eclipse.jdt.internal.core.JavaModelManager;
+import org.eclipse.jdt.internal.core.search.indexing.IndexManager;
+import org.eclipse.jdt.internal.core.search.processing.IJob;
+import org.eclipse.jdt.internal.core.search.processing.JobManager;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.branchstate.core.StateEvent;
+import dev.branchstate.core.StateInfo;
+
+/**
+ * Branch switches of a Java project with JDT's search index restored ({@code dev.branchstate.jdt.index}): after
+ * every switch, JDT's search answers (every type name of the project, references to a method and to types, method
+ * and type declarations, a secondary type) equal those of a copy of the working tree that JDT indexed from scratch,
+ * and after an exact restore JDT's indexer has nothing queued for the checkout's change.
+ */
+class JdtIndexSwitchTest {
+
+	private static final AtomicInteger NAMES = new AtomicInteger();
+
+	/** main: A2 and R call A1.one(), A4 and R use A3; q.Q uses A1. */
+	private static final Map<String, String> MAIN = Map.of( //
+			"src/p/A1.java", "package p;\npublic class A1 {\n\tpublic int one() { return 1; }\n}\n",
+			"src/p/A2.java", "package p;\npublic class A2 {\n\tint two() { return new A1().one() + 1; }\n}\n",
+			"src/p/A3.java", "package p;\npublic class A3 {\n\tint three() { return 3; }\n}\n",
+			"src/p/A4.java", "package p;\npublic class A4 {\n\tA3 three;\n}\n",
+			"src/p/R.java", "package p;\npublic class R {\n\tA3 r;\n\tint r() { return new A1().one(); }\n}\n",
+			"src/q/Q.java", "package q;\npublic class Q {\n\tp.A1 a;\n}\n");
+	/** feat: X added (with the secondary type XS), R removed, A4 now calls A1.one(), A3's method renamed. */
+	private static final Map<String, String> FEAT = new HashMap<>();
+	static {
+		FEAT.put("src/p/X.java", "package p;\npublic class X {\n\tA2 two;\n\tint x() { return new A1().one(); }\n}\n"
+				+ "class XS {\n\tA3 s;\n}\n");
+		FEAT.put("src/p/R.java", null);
+		FEAT.put("src/p/A4.java", "package p;\npublic class A4 {\n\tA1 one;\n\tint four() { return one.one() + 3; }\n}\n");
+		FEAT.put("src/p/A3.java", "package p;\npublic class A3 {\n\tint drei() { return 3; }\n}\n");
+	}
+
+	@TempDir
+	Path temp;
+
+	private SwitchHarness harness;
+	private JavaRepository repo;
+	private IProject project;
+
+	@BeforeEach
+	void setUp() throws Exception {
+		harness = new SwitchHarness();
+		repo = JavaRepository.create(temp.resolve("repo"), MAIN);
+		repo.branch("feat", FEAT);
+		repo.git.checkout().setName("main").call();
+	}
+
+	@AfterEach
+	void tearDown() throws Exception {
+		SwitchHarness.awaitQuiet();
+		if (project != null && project.exists()) {
+			for (StateInfo state : harness.service.states(repo.gitDir())) {
+				harness.service.delete(state);
+			}
+			project.delete(false, true, null);
+		}
+		repo.close();
+		harness.close();
+	}
+
+	/**
+	 * main → feat → main → feat: the first switch has no state of feat (JDT indexes the checkout's change), every
+	 * later one restores the exact state with its index. JDT's queue is held during each switch, so what it queued
+	 * for the project is counted: nothing after an exact restore.
+	 */
+	@Test
+	void exactRestoresLeaveSearchEqualToAFreshIndexAndNothingToIndex() throws Exception {
+		importAndBuild();
+		assertSearchEqualsAFreshIndex("main");
+
+		Switched first = switchTo("feat");
+		assertThat(first.queued).as("no state of feat: JDT indexes the checkout's change; " + first.output)
+				.isGreaterThanOrEqualTo(3);
+		assertSearchEqualsAFreshIndex("feat");
+		for (String branch : List.of("main", "feat", "main", "feat")) {
+			Switched switched = switchTo(branch);
+			assertThat(switched.output).contains("RESTORED");
+			assertThat(switched.queued).as("index jobs queued after the exact restore of " + branch + ": "
+					+ switched.output).isZero();
+			assertSearchEqualsAFreshIndex(branch);
+		}
+		System.out.println("JdtIndexSwitchTest: index jobs queued by the first switch (no state): " + first.queued);
+	}
+
+	/**
+	 * feat2 = feat + a commit renaming the secondary type XS to XT and changing A4's references: the state of feat
+	 * is the nearest ancestor; JDT indexes only the two files that differ from it.
+	 */
+	@Test
+	void aNearestAncestorLeavesSearchEqualToAFreshIndex() throws Exception {
+		repo.git.checkout().setName("feat").call();
+		repo.branch("feat2", Map.of( //
+				"src/p/X.java", "package p;\npublic class X {\n\tA2 two;\n\tint x() { return new A1().one(); }\n}\n"
+						+ "class XT {\n\tA1 t;\n}\n",
+				"src/p/A4.java", "package p;\npublic class A4 {\n\tA3 three;\n\tint four() { return 4; }\n}\n"));
+		repo.git.checkout().setName("main").call();
+		importAndBuild();
+		switchTo("feat"); // saves main
+		assertSearchEqualsAFreshIndex("feat");
+		switchTo("main"); // saves feat, restores main
+		assertSearchEqualsAFreshIndex("main");
+
+		Switched switched = switchTo("feat2");
+		assertThat(switched.output).contains("RESTORED");
+		assertThat(switched.queued).as("index jobs after the state of feat and the replay: " + switched.output)
+				.isBetween(1, 4);
+		assertSearchEqualsAFreshIndex("feat2");
+		switched = switchTo("main");
+		assertThat(switched.queued).as("exact restore of main").isZero();
+		assertSearchEqualsAFreshIndex("main");
+		System.out.println("JdtIndexSwitchTest: index jobs queued after the nearest ancestor: " + switched.queued);
+	}
+
+	private void importAndBuild() throws Exception {
+		harness.autoBuild(true);
+		project = repo.importProject();
+		harness.manager().track();
+		SwitchHarness.awaitQuiet();
+		Searched.of(project); // waits until JDT has indexed the project and the JDK
+	}
+
+	record Switched(String output, int queued, long readyMs) {
+	}
+
+	/**
+	 * A checkout on the command line, handled by the switch manager as in the IDE (no workspace save afterwards,
+	 * which would save the state and wait for the indexer), then a refresh of the project as EGit does, with JDT's
+	 * indexer held: what it queued meanwhile is
+	 * counted once the switch and the build are done, then it runs. @return the events, the index jobs queued, the
+	 * time until JDT was ready to search
+	 */
+	private Switched switchTo(String branch) throws Exception {
+		IndexManager indexes = JavaModelManager.getIndexManager();
+		harness.takeEvents(repo.gitDir());
+		int queued;
+		indexes.disable();
+		try {
+			repo.cli("checkout", branch);
+			harness.awaitEvent(repo.gitDir(), e -> e.kind() == StateEvent.Kind.RESTORED
+					|| e.kind() == StateEvent.Kind.SKIPPED || e.kind() == StateEvent.Kind.FAILED);
+			SwitchHarness.awaitQuiet();
+			// as EGit or the workspace's auto-refresh does after a checkout (a switch that restores refreshed first)
+			project.refreshLocal(IResource.DEPTH_INFINITE, null);
+			SwitchHarness.awaitQuiet();
+			queued = queuedFor(project);
+		} finally {
+			indexes.enable();
+		}
+		long start = System.nanoTime();
+		Searched.of(project);
+		long readyMs = (System.nanoTime() - start) / 1_000_000;
+		String output = harness.takeEvents(repo.gitDir()).stream().map(e -> e.kind() + " " + e.message())
+				.collect(Collectors.joining("\n"));
+		System.out.println("JdtIndexSwitchTest: switch to " + branch + ": " + queued + " index jobs queued, ready in "
+				+ readyMs + " ms; " + output);
+		return new Switched(output, queued, readyMs);
+	}
+
+	/**
+	 * @return the jobs of JDT's indexer queue that belong to the project (its index requests; not the meta-index
+	 *         update, whose family is no project), read from the queue's private list
+	 */
+	private static int queuedFor(IProject project) throws ReflectiveOperationException {
+		IndexManager indexes = JavaModelManager.getIndexManager();
+		Field field = JobManager.class.getDeclaredField("awaitingJobs");
+		field.setAccessible(true);
+		synchronized (indexes) {
+			List<?> jobs = (List<?>) field.get(indexes);
+			List<String> mine = jobs.stream().map(IJob.class::cast).filter(j -> j.belongsTo(project.getName()))
+					.map(String::valueOf).toList();
+			System.out.println("JdtIndexSwitchTest: queued " + jobs.size() + ", of the project: " + mine);
+			return mine.size();
+		}
+	}
+
+	private void assertSearchEqualsAFreshIndex(String branch) throws Exception {
+		assertThat(repo.git.getRepository().getBranch()).isEqualTo(branch);
+		Searched actual = Searched.of(project);
+		Searched fresh = freshlyIndexedCopy();
+		assertThat(fresh.typeNames()).as("a fresh index of " + branch + " has types").isNotEmpty();
+		assertThat(actual).as("JDT's search answers on " + branch + " against a fresh index").isEqualTo(fresh);
+	}
+
+	/**
+	 * A copy of the working tree (without {@code .git} and {@code bin}) imported as a second project under another
+	 * name, which JDT indexes from scratch. @return its search answers
+	 */
+	private Searched freshlyIndexedCopy() throws Exception {
+		String name = repo.projectName + "-fresh" + NAMES.incrementAndGet();
+		Path copy = temp.resolve(name);
+		try (var walk = Files.walk(repo.workTree)) {
+			for (Path source : walk.toList()) {
+				Path relative = repo.workTree.relativize(source);
+				if (relative.toString().isEmpty() || relative.startsWith(".git") || relative.startsWith("bin")) {
+					continue;
+				}
+				Path target = copy.resolve(relative.toString());
+				if (Files.isDirectory(source)) {
+					Files.createDirectories(target);
+				} else {
+					Files.createDirectories(target.getParent());
+					Files.copy(source, target);
+				}
+			}
+		}
+		Files.writeString(copy.resolve(".project"), JavaRepository.projectFiles(name).get(".project"));
+		IWorkspace workspace = ResourcesPlugin.getWorkspace();
+		IProject fresh = workspace.getRoot().getProject(name);
+		try {
+			IProjectDescription description = workspace
+					.loadProjectDescription(IPath.fromPath(copy.resolve(".project")));
+			fresh.create(description, null);
+			fresh.open(null);
+			return Searched.of(fresh);
+		} finally {
+			SwitchHarness.awaitQuiet();
+			fresh.delete(true, true, null);
+		}
+	}
+
+	/**
+	 * JDT's search answers about a project's sources, with project-relative paths: every type name in the index,
+	 * references to A1.one(), to A1 and to A3, every method and type declaration, and the secondary types found.
+	 */
+	record Searched(TreeSet<String> typeNames, TreeSet<String> matches, TreeSet<String> secondaryTypes) {
+
+		static Searched of(IProject project) throws CoreException {
+			IJavaProject javaProject = JavaCore.create(project);
+			IJavaSearchScope scope = SearchEngine.createJavaSearchScope(new IJavaElement[] { javaProject },
+					IJavaSearchScope.SOURCES);
+			TreeSet<String> typeNames = new TreeSet<>();
+			new SearchEngine().searchAllTypeNames(null, SearchPattern.R_PATTERN_MATCH, "*".toCharArray(),
+					SearchPattern.R_PATTERN_MATCH, IJavaSearchConstants.TYPE, scope, new TypeNameRequestor() {
+						@Override
+						public void acceptType(int modifiers, char[] packageName, char[] simpleTypeName,
+								char[][] enclosingTypeNames, String path) {
+							typeNames.add(new String(packageName) + "." + new String(simpleTypeName) + " in "
+									+ IPath.fromPortableString(path).removeFirstSegments(1));
+						}
+					}, IJavaSearchConstants.WAIT_UNTIL_READY_TO_SEARCH, null);
+			TreeSet<String> matches = new TreeSet<>();
+			search(scope, matches, "refs p.A1.one()", SearchPattern.createPattern("p.A1.one()",
+					IJavaSearchConstants.METHOD, IJavaSearchConstants.REFERENCES, SearchPattern.R_EXACT_MATCH));
+			for (String type : List.of("p.A1", "p.A3")) {
+				search(scope, matches, "refs " + type, SearchPattern.createPattern(type, IJavaSearchConstants.TYPE,
+						IJavaSearchConstants.REFERENCES, SearchPattern.R_EXACT_MATCH));
+			}
+			search(scope, matches, "method decl", SearchPattern.createPattern("*", IJavaSearchConstants.METHOD,
+					IJavaSearchConstants.DECLARATIONS, SearchPattern.R_PATTERN_MATCH));
+			search(scope, matches, "type decl", SearchPattern.createPattern("*", IJavaSearchConstants.TYPE,
+					IJavaSearchConstants.DECLARATIONS, SearchPattern.R_PATTERN_MATCH));
+			TreeSet<String> secondaryTypes = new TreeSet<>();
+			for (String type : List.of("p.XS", "p.XT")) {
+				if (javaProject.findType(type, new NullProgressMonitor()) != null) {
+					secondaryTypes.add(type);
+				}
+			}
+			return new Searched(typeNames, matches, secondaryTypes);
+		}
+
+		private static void search(IJavaSearchScope scope, TreeSet<String> matches, String what,
+				SearchPattern pattern) throws CoreException {
+			new SearchEngine().search(pattern,
+					new SearchParticipant[] { SearchEngine.getDefaultSearchParticipant() }, scope,
+					new SearchRequestor() {
+						@Override
+						public void acceptSearchMatch(SearchMatch match) {
+							String element = match.getElement() instanceof IJavaElement e ? e.getElementName() : "?";
+							matches.add(what + ": " + match.getResource().getProjectRelativePath() + "@"
+									+ match.getOffset() + "+" + match.getLength() + " " + element + " accuracy="
+									+ match.getAccuracy());
+						}
+					}, null);
+		}
+	}
+}
