@@ -9,6 +9,7 @@ import java.util.List;
 import org.eclipse.core.resources.IFile;
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.runtime.CoreException;
+import org.eclipse.core.runtime.ILog;
 import org.eclipse.core.runtime.IPath;
 import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.Status;
@@ -29,7 +30,7 @@ import dev.branchstate.core.IStateContributor;
  * Not restored, and JDT indexes the checkout's change as it would without Branchstate: a state of another JDT
  * version, and a restore where the project's classpath or JDT settings differ from the state's (the set of files
  * the index covers, or how JDT parses them, may differ). A restore that fails once it has touched JDT's index has
- * JDT rebuild the project's index from scratch: a stale index is never left behind.
+ * JDT rebuild the project's index from scratch and throws: a stale index is never left behind.
  */
 public final class JdtIndexContributor implements IStateContributor {
 
@@ -64,6 +65,12 @@ public final class JdtIndexContributor implements IStateContributor {
 		}
 	}
 
+	/**
+	 * A state of another JDT version, or one whose project configuration differs from the working tree's, is not
+	 * restored and the restore returns normally: nothing of JDT's index was touched, so JDT indexes the checkout's
+	 * change as it would without Branchstate. Said in the Error Log, and not as a failure, which would have the
+	 * project's builders build it in full although its build state and output were restored.
+	 */
 	@Override
 	public void restore(IRestoreContext context, IProgressMonitor monitor) throws CoreException {
 		IProject project = context.project();
@@ -71,8 +78,9 @@ public final class JdtIndexContributor implements IStateContributor {
 		try {
 			String written = new String(readAll(context, JdtBuildStateContributor.JDT_VERSION), StandardCharsets.UTF_8);
 			if (!written.equals(jdtVersion())) {
-				throw new CoreException(Status.warning(NLS.bind(Messages.JdtIndex_otherVersion,
-						new Object[] { project.getName(), written, jdtVersion() })));
+				ILog.of(JdtIndexContributor.class).info(NLS.bind(Messages.JdtIndex_otherVersion,
+						new Object[] { project.getName(), written, jdtVersion() }));
+				return;
 			}
 			index = readAll(context, INDEX);
 		} catch (IOException e) {
@@ -83,8 +91,9 @@ public final class JdtIndexContributor implements IStateContributor {
 		List<IFile> toRemove = new ArrayList<>();
 		for (IPath path : context.changedPaths()) {
 			if (configuresJdt(path)) {
-				throw new CoreException(Status.info(NLS.bind(Messages.JdtIndex_configurationChanged, project.getName(),
-						path.toPortableString())));
+				ILog.of(JdtIndexContributor.class).info(NLS.bind(Messages.JdtIndex_configurationChanged,
+						project.getName(), path.toPortableString()));
+				return;
 			}
 			IFile file = project.getFile(path);
 			if (!JavaCore.isJavaLikeFileName(file.getName()) || !javaProject.isOnClasspath(file)) {

@@ -152,6 +152,42 @@ class JdtIndexSwitchTest {
 		System.out.println("JdtIndexSwitchTest: index jobs queued after the nearest ancestor: " + switched.queued);
 	}
 
+	/**
+	 * Branch gen = main + a second source folder on the classpath. Entering gen from feat restores the state of main
+	 * (the nearest ancestor) whose classpath differs from the working tree's: its index is not restored (JDT indexes
+	 * the change itself, and the restore does not count that as a failure, which would have JDT build in full); then exact restores between branches whose
+	 * classpaths differ. Search answers equal a fresh index every time.
+	 */
+	@Test
+	void aClasspathThatDiffersFromTheStateLeavesTheIndexToJdt() throws Exception {
+		repo.git.checkout().setName("main").call();
+		repo.branch("gen", Map.of("gen/g/G.java", "package g;\npublic class G {\n\tint g() { return new p.A1().one(); }\n}\n",
+				".classpath", """
+						<?xml version="1.0" encoding="UTF-8"?>
+						<classpath>
+							<classpathentry kind="src" path="src"/>
+							<classpathentry kind="src" path="gen"/>
+							<classpathentry kind="lib" path="%s"/>
+							<classpathentry kind="output" path="bin"/>
+						</classpath>
+						""".formatted(Path.of(System.getProperty("java.home"), "lib", "jrt-fs.jar"))));
+		repo.git.checkout().setName("main").call();
+		importAndBuild();
+		switchTo("feat"); // saves main
+		assertSearchEqualsAFreshIndex("feat");
+		Switched switched = switchTo("gen"); // saves feat, restores main as the nearest ancestor
+		assertThat(switched.output).as("every part restored but the index, which is no failure").contains(
+				"RESTORED Restored the state");
+		assertThat(switched.queued).as("JDT indexes the change itself").isGreaterThanOrEqualTo(2);
+		assertSearchEqualsAFreshIndex("gen");
+		for (String branch : List.of("feat", "gen", "main", "gen")) {
+			switched = switchTo(branch);
+			assertThat(switched.output).contains("RESTORED");
+			assertThat(switched.queued).as("exact restore of " + branch + ": " + switched.output).isZero();
+			assertSearchEqualsAFreshIndex(branch);
+		}
+	}
+
 	private void importAndBuild() throws Exception {
 		harness.autoBuild(true);
 		project = repo.importProject();
@@ -291,7 +327,7 @@ class JdtIndexSwitchTest {
 			search(scope, matches, "type decl", SearchPattern.createPattern("*", IJavaSearchConstants.TYPE,
 					IJavaSearchConstants.DECLARATIONS, SearchPattern.R_PATTERN_MATCH));
 			TreeSet<String> secondaryTypes = new TreeSet<>();
-			for (String type : List.of("p.XS", "p.XT")) {
+			for (String type : List.of("p.XS", "p.XT", "g.G")) {
 				if (javaProject.findType(type, new NullProgressMonitor()) != null) {
 					secondaryTypes.add(type);
 				}
