@@ -53,7 +53,7 @@ public final class JdtIndexContributor implements IStateContributor {
 	@Override
 	public void save(ISaveContext context, IProgressMonitor monitor) throws CoreException {
 		IProject project = context.project();
-		byte[] index = JdtIndexes.write(project, monitor);
+		byte[] index = JdtIndexes.write(project);
 		if (index == null) {
 			throw new CoreException(Status.info(NLS.bind(Messages.JdtIndex_none, project.getName())));
 		}

@@ -8,24 +8,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 
 import org.eclipse.core.resources.IFile;
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.IPath;
-import org.eclipse.core.runtime.IProgressMonitor;
-import org.eclipse.core.runtime.NullProgressMonitor;
 import org.eclipse.core.runtime.OperationCanceledException;
 import org.eclipse.core.runtime.Status;
-import org.eclipse.jdt.core.IJavaElement;
 import org.eclipse.jdt.core.IJavaProject;
 import org.eclipse.jdt.core.JavaCore;
-import org.eclipse.jdt.core.search.IJavaSearchConstants;
-import org.eclipse.jdt.core.search.IJavaSearchScope;
-import org.eclipse.jdt.core.search.SearchEngine;
-import org.eclipse.jdt.core.search.SearchPattern;
-import org.eclipse.jdt.core.search.TypeNameRequestor;
 import org.eclipse.jdt.internal.compiler.SourceElementParser;
 import org.eclipse.jdt.internal.core.JavaModelManager;
 import org.eclipse.jdt.internal.core.JavaModelManager.PerProjectInfo;
@@ -34,6 +27,8 @@ import org.eclipse.jdt.internal.core.index.IndexQualifier;
 import org.eclipse.jdt.internal.core.index.MetaIndex;
 import org.eclipse.jdt.internal.core.search.indexing.IndexManager;
 import org.eclipse.jdt.internal.core.search.indexing.ReadWriteMonitor;
+import org.eclipse.jdt.internal.core.search.processing.IJob;
+import org.eclipse.jdt.internal.core.search.processing.JobManager;
 import org.eclipse.osgi.util.NLS;
 
 /**
@@ -46,20 +41,19 @@ import org.eclipse.osgi.util.NLS;
  */
 final class JdtIndexes {
 
-	/** How long a save waits for JDT's indexer to finish the queued jobs. */
-	private static final long WAIT_MS = 60_000;
-
 	private JdtIndexes() {
 	}
 
 	/**
-	 * Waits until JDT's indexer has no pending job (a search that waits until it is ready to search), then has the
-	 * index manager write the project's index and reads its file while nobody may write to it.
+	 * Has the index manager write the project's index and reads its file while nobody may write to it, provided JDT's
+	 * indexer has no job queued for the project. Such a job is not waited for: the save of a branch runs once the
+	 * checkout has changed the files, and a job reads its file when it runs, so it would put the content of the
+	 * branch entered into the index of the branch left.
 	 *
 	 * @return the bytes of the project's source index, or {@code null} when JDT has no index of it (yet)
+	 * @throws CoreException (INFO) when the indexer has a job queued for the project
 	 */
-	static byte[] write(IProject project, IProgressMonitor monitor) throws CoreException {
-		awaitReady(project, monitor);
+	static byte[] write(IProject project) throws CoreException {
 		try {
 			IndexManager manager = JavaModelManager.getIndexManager();
 			Index index = manager.getIndex(project.getFullPath(), true, false);
@@ -67,8 +61,11 @@ final class JdtIndexes {
 			if (lock == null) {
 				return null; // not indexed yet (the request to index it is queued), or removed meanwhile
 			}
-			lock.enterWrite();
+			lock.enterWrite(); // a job that runs holds it: none can change the index until it is read
 			try {
+				if (hasJobsFor(manager, project)) {
+					throw new CoreException(Status.info(NLS.bind(Messages.JdtIndex_busy, project.getName())));
+				}
 				manager.saveIndex(index);
 				File file = index.getIndexFile();
 				if (index.monitor == null || index.hasChanged() || file == null || !file.isFile()) {
@@ -78,31 +75,26 @@ final class JdtIndexes {
 			} finally {
 				lock.exitWrite();
 			}
-		} catch (IOException | LinkageError | RuntimeException e) {
+		} catch (IOException | ReflectiveOperationException | LinkageError | RuntimeException e) {
 			throw unavailable(project, e);
 		}
 	}
 
-	/** A search for nothing in the project that waits until JDT's indexer has no pending job, bounded. */
-	private static void awaitReady(IProject project, IProgressMonitor monitor) throws CoreException {
-		long deadline = System.currentTimeMillis() + WAIT_MS;
-		IProgressMonitor bounded = new NullProgressMonitor() {
-			@Override
-			public boolean isCanceled() {
-				return (monitor != null && monitor.isCanceled()) || System.currentTimeMillis() > deadline;
+	/**
+	 * @return whether JDT's indexer has a job of the project queued or running (its queue's private list, read under
+	 *         the lock that guards it; the running job stays first in it until it is done)
+	 */
+	private static boolean hasJobsFor(IndexManager manager, IProject project) throws ReflectiveOperationException {
+		Field field = JobManager.class.getDeclaredField("awaitingJobs"); //$NON-NLS-1$
+		field.setAccessible(true);
+		synchronized (manager) {
+			for (Object job : (List<?>) field.get(manager)) {
+				if (((IJob) job).belongsTo(project.getName())) {
+					return true;
+				}
 			}
-		};
-		IJavaSearchScope scope = SearchEngine.createJavaSearchScope(new IJavaElement[] { JavaCore.create(project) },
-				IJavaSearchScope.SOURCES);
-		try {
-			new SearchEngine().searchAllTypeNames(null, SearchPattern.R_EXACT_MATCH,
-					"$BranchstateNoSuchType".toCharArray(), SearchPattern.R_EXACT_MATCH | SearchPattern.R_CASE_SENSITIVE, //$NON-NLS-1$
-					IJavaSearchConstants.TYPE, scope, new TypeNameRequestor() {
-						// nothing is found
-					}, IJavaSearchConstants.WAIT_UNTIL_READY_TO_SEARCH, bounded);
-		} catch (OperationCanceledException e) {
-			throw new CoreException(Status.info(NLS.bind(Messages.JdtIndex_busy, project.getName())));
 		}
+		return false;
 	}
 
 	/**

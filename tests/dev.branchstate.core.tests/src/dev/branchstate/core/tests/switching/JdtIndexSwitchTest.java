@@ -3,6 +3,7 @@ package dev.branchstate.core.tests.switching;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.reflect.Field;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -52,6 +53,7 @@ import dev.branchstate.core.StateInfo;
 class JdtIndexSwitchTest {
 
 	private static final AtomicInteger NAMES = new AtomicInteger();
+	private static final String INDEX = "dev.branchstate.jdt.index";
 
 	/** main: A2 and R call A1.one(), A4 and R use A3; q.Q uses A1. */
 	private static final Map<String, String> MAIN = Map.of( //
@@ -186,6 +188,33 @@ class JdtIndexSwitchTest {
 			assertThat(switched.queued).as("exact restore of " + branch + ": " + switched.output).isZero();
 			assertSearchEqualsAFreshIndex(branch);
 		}
+	}
+
+	/**
+	 * A save while JDT's indexer still has a job of the project queued (here: an edit it has not indexed yet) does
+	 * not wait for it, since a job reads its file only when it runs, after a checkout possibly the next branch's: the
+	 * state is saved without the index. Once the job has run, the index is saved.
+	 */
+	@Test
+	void anIndexWithAJobQueuedIsNotSaved() throws Exception {
+		importAndBuild();
+		IndexManager indexes = JavaModelManager.getIndexManager();
+		StateInfo saved;
+		indexes.disable();
+		try {
+			project.getFile("src/p/A3.java").setContents(
+					"package p;\npublic class A3 {\n\tint tres() { return 3; }\n}\n".getBytes(StandardCharsets.UTF_8),
+					IResource.FORCE, null);
+			SwitchHarness.awaitQuiet();
+			assertThat(queuedFor(project)).isEqualTo(1);
+			saved = harness.service.save(repo.gitDir(), null);
+		} finally {
+			indexes.enable();
+		}
+		assertThat(saved.contributors()).as("saved with a job queued").doesNotContainKey(INDEX)
+				.containsKey("dev.branchstate.jdt.buildstate");
+		Searched.of(project); // the job runs
+		assertThat(harness.service.save(repo.gitDir(), null).contributors()).containsKey(INDEX);
 	}
 
 	private void importAndBuild() throws Exception {
