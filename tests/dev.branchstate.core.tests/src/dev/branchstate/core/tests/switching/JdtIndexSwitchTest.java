@@ -217,6 +217,51 @@ class JdtIndexSwitchTest {
 		assertThat(harness.service.save(repo.gitDir(), null).contributors()).containsKey(INDEX);
 	}
 
+	/**
+	 * The measure at a larger scale: 300 classes, all changed between main and feat (as the 291 files of the
+	 * benchmark). Counted and timed with JDT's indexer held during the switch, then released: the switch without a
+	 * state of the branch entered (JDT indexes what the checkout changed) against exact restores.
+	 */
+	@Test
+	void measureIndexingAfterASwitchThatChanges300Files() throws Exception {
+		repo.close();
+		Map<String, String> main = new HashMap<>();
+		Map<String, String> feat = new HashMap<>();
+		for (int i = 0; i < 300; i++) {
+			main.put("src/m/C" + i + ".java", generated(i, "a"));
+			feat.put("src/m/C" + i + ".java", generated(i, "b"));
+		}
+		repo = JavaRepository.create(temp.resolve("repo-300"), main);
+		repo.branch("feat", feat);
+		repo.git.checkout().setName("main").call();
+		importAndBuild();
+		Switched first = switchTo("feat");
+		assertSearchEqualsAFreshIndex("feat");
+		Switched back = switchTo("main");
+		Switched again = switchTo("feat");
+		assertSearchEqualsAFreshIndex("feat");
+		assertThat(first.queued).isGreaterThanOrEqualTo(300);
+		assertThat(back.queued).isZero();
+		assertThat(again.queued).isZero();
+		System.out.println("JdtIndexSwitchTest: 300 files changed: no state: " + first.queued + " index jobs, ready in "
+				+ first.readyMs + " ms; exact restores: " + back.queued + " / " + again.queued + " jobs, ready in "
+				+ back.readyMs + " / " + again.readyMs + " ms");
+	}
+
+	/** A class of some 60 lines that references its neighbours; {@code variant} changes every method's body. */
+	private static String generated(int i, String variant) {
+		StringBuilder b = new StringBuilder("package m;\n\nimport java.util.ArrayList;\nimport java.util.List;\n\n");
+		b.append("public class C").append(i).append(" {\n\tprivate final List<String> names = new ArrayList<>();\n");
+		for (int k = 0; k < 10; k++) {
+			b.append("\tpublic int m").append(k).append("(C").append((i + 1) % 300).append(" next, int x) {\n");
+			b.append("\t\tnames.add(\"").append(variant).append(k).append("\");\n");
+			b.append("\t\tif (x > ").append(k).append(") {\n\t\t\treturn next.m").append(k).append("(null, x - 1) + ")
+					.append(variant.equals("a") ? k : k + 1).append(";\n\t\t}\n");
+			b.append("\t\treturn names.size();\n\t}\n");
+		}
+		return b.append("}\n").toString();
+	}
+
 	private void importAndBuild() throws Exception {
 		harness.autoBuild(true);
 		project = repo.importProject();
