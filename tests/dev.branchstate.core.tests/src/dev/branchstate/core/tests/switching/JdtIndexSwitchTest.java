@@ -218,12 +218,12 @@ class JdtIndexSwitchTest {
 	}
 
 	/**
-	 * The measure at a larger scale: 300 classes, all changed between main and feat (as the 291 files of the
+	 * At a larger scale: 300 classes, all changed between main and feat (as the 291 files of the
 	 * benchmark). Counted and timed with JDT's indexer held during the switch, then released: the switch without a
 	 * state of the branch entered (JDT indexes what the checkout changed) against exact restores.
 	 */
 	@Test
-	void measureIndexingAfterASwitchThatChanges300Files() throws Exception {
+	void anExactRestoreQueuesNoIndexJobWhere300FilesChanged() throws Exception {
 		repo.close();
 		Map<String, String> main = new HashMap<>();
 		Map<String, String> feat = new HashMap<>();
