@@ -42,6 +42,7 @@ public final class Messages extends NLS {
 	public static String Service_contributorMissing;
 	public static String Service_contributorVersion;
 	public static String Service_deleted;
+	public static String Service_damagedDeleted;
 	public static String Service_retired;
 	public static String Service_evicted;
 	public static String Service_deleteFailed;

@@ -212,6 +212,37 @@ class StateServiceTest {
 		assertThat(logged).as("the service tells (one event, the exception); its caller logs").isEmpty();
 	}
 
+	/**
+	 * Found by the soak (releng/soak, seed 1, step 12): a save copies the unchanged entries of the previous state's
+	 * archive as they are, so a damaged previous archive made the new state of a sound workspace damaged too. Now
+	 * the previous archive is read back first; a damaged one is deleted with the reason and not copied from.
+	 */
+	@ParameterizedTest
+	@ValueSource(strings = { "flip", "truncate" })
+	void aSaveDoesNotCopyTheDamageOfThePreviousArchive(String damage) throws Exception {
+		f.output(Map.of("A.class", Fixtures.random(200_000, 7)));
+		StateInfo first = f.service.save(f.gitDir(), new NullProgressMonitor());
+		long size = Files.size(first.archive());
+		try (RandomAccessFile raf = new RandomAccessFile(first.archive().toFile(), "rw")) {
+			if (damage.equals("flip")) {
+				raf.seek(size / 2);
+				raf.write(new byte[] { (byte) 0xde, (byte) 0xad, (byte) 0xbe, (byte) 0xef, 1, 2, 3, 4 });
+			} else {
+				raf.setLength(size * 2 / 3);
+			}
+		}
+		f.git.checkout().setCreateBranch(true).setName("other").call();
+		f.write("src/C.java", "class C {}\n");
+		f.commit("other");
+
+		StateInfo second = f.service.save(f.gitDir(), new NullProgressMonitor());
+		f.service.verify(second, null); // throws when damaged
+		assertThat(f.service.states(f.gitDir())).extracting(StateInfo::commitId).containsExactly(second.commitId());
+		assertThat(f.events(StateEvent.Kind.DELETED)).singleElement()
+				.satisfies(e -> assertThat(e.commitId()).isEqualTo(first.commitId()))
+				.satisfies(e -> assertThat(e.message()).contains("is damaged"));
+	}
+
 	@Test
 	void aNewerStateOfABranchRetiresTheOlderUnlessSomethingStillUsesIt() throws Exception {
 		byte[] a = Fixtures.random(100_000, 6);

@@ -222,7 +222,10 @@ public final class StateService implements IStateService {
 
 	/** Tells the listeners that a state is gone; {@code message} binds the repository and the short commit id. */
 	private void fireDeleted(StateInfo state, String message) {
-		String text = NLS.bind(message, state.gitDir(), shortId(state.commitId()));
+		fireDeletedBecause(state, NLS.bind(message, state.gitDir(), shortId(state.commitId())));
+	}
+
+	private void fireDeletedBecause(StateInfo state, String text) {
 		String branch = state.branches().isEmpty() ? null : state.branches().get(0);
 		fire(new StateEvent(StateEvent.Kind.DELETED, state.gitDir(), state.commitId(), branch, text,
 				Status.OK_STATUS, 0, 0, 0, Duration.ZERO));
@@ -383,6 +386,35 @@ public final class StateService implements IStateService {
 		}
 	}
 
+	/**
+	 * @return the state to copy unchanged entries from once its archive reads back sound: the entries are copied as
+	 *         they are, so a damaged archive would make the new state damaged too. A damaged one is deleted with the
+	 *         reason (a restore would refuse it anyway) and the next candidate is tried.
+	 */
+	private Optional<StateInfo> soundPreviousState(StateStore store, File dir, String branch) {
+		Optional<StateInfo> candidate = previousState(store, dir, branch);
+		while (candidate.isPresent()) {
+			StateInfo state = candidate.get();
+			try {
+				verify(state, null);
+				return candidate;
+			} catch (IOException | RuntimeException damage) {
+				try {
+					for (StateInfo removed : store.remove(List.of(state))) {
+						String reason = NLS.bind(Messages.Service_damagedDeleted, new Object[] { removed.gitDir(),
+								shortId(removed.commitId()), removed.archive(), String.valueOf(damage.getMessage()) });
+						Log.warning(reason);
+						fireDeletedBecause(removed, reason);
+					}
+				} catch (IOException e) {
+					return Optional.empty(); // a full save then, from the files alone
+				}
+			}
+			candidate = previousState(store, dir, branch);
+		}
+		return Optional.empty();
+	}
+
 	/** What writing a state archive produced: the state, the contributors' failures, the entries written. */
 	private record Written(StateInfo info, MultiStatus problems, long files) {
 	}
@@ -399,7 +431,7 @@ public final class StateService implements IStateService {
 		if (workers > 0) {
 			options = options.withWorkers(workers);
 		}
-		Optional<StateInfo> previous = previousState(store, dir, branch);
+		Optional<StateInfo> previous = soundPreviousState(store, dir, branch);
 		if (previous.isPresent()) {
 			// differential save: unchanged files are copied compressed from the previous state's archive
 			options = options.withPrevious(previous.get().archive());
