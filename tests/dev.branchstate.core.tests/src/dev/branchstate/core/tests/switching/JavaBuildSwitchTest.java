@@ -332,6 +332,35 @@ class JavaBuildSwitchTest {
 		assertEqualToCleanBuild("feat");
 	}
 
+	/**
+	 * Found by the soak (releng/soak, seed 3, step 6): the stored state of the branch entered is damaged in the
+	 * middle of its archive. The restore is refused, and the switch ends as without Branchstate: equal to a clean
+	 * build, output and markers.
+	 */
+	@Test
+	void aDamagedStateOfTheBranchEnteredEndsEqualToACleanBuild() throws Exception {
+		importAndBuild();
+		switchTo("feat");
+		switchTo("main");
+		switchTo("feat");
+		StateInfo main = harness.service.states(repo.gitDir()).stream().filter(s -> s.branches().contains("main"))
+				.findFirst().orElseThrow();
+		long size = java.nio.file.Files.size(main.archive());
+		try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(main.archive().toFile(), "rw")) {
+			for (long pos = size / 8; pos < size / 2; pos += 97) { // the entries' data, not the central directory
+				raf.seek(pos);
+				int v = raf.read();
+				raf.seek(pos);
+				raf.write(v ^ 0x5a);
+			}
+		}
+		String output = switchTo("main", 1);
+		assertThat(output).contains("Could not restore");
+		assertEqualToCleanBuild("main");
+		switchTo("feat");
+		assertEqualToCleanBuild("feat");
+	}
+
 	/** The project's builders as a workspace restored at startup leaves them: not instantiated, trees read back. */
 	private void asAfterARestart() throws CoreException {
 		Workspace workspace = (Workspace) project.getWorkspace();
@@ -425,12 +454,17 @@ class JavaBuildSwitchTest {
 
 	/** The headless {@code switch} command (checkout with JGit, the switch, the build, the background jobs). */
 	private String switchTo(String branch) throws Exception {
+		return switchTo(branch, 0);
+	}
+
+	/** @param exit the exit code expected: 1 when the switch reports a failure (a restore refused, say) */
+	private String switchTo(String branch, int exit) throws Exception {
 		ByteArrayOutputStream out = new ByteArrayOutputStream();
 		ByteArrayOutputStream err = new ByteArrayOutputStream();
-		Integer exit = SwitchCommand.run(List.of(repo.workTree.toString(), SwitchCommand.WITH_BRANCHSTATE, branch),
+		Integer code = SwitchCommand.run(List.of(repo.workTree.toString(), SwitchCommand.WITH_BRANCHSTATE, branch),
 				new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
 		String output = out.toString(StandardCharsets.UTF_8);
-		assertThat(exit).as(output + err.toString(StandardCharsets.UTF_8)).isZero();
+		assertThat(code).as(output + err.toString(StandardCharsets.UTF_8)).isEqualTo(exit);
 		return output;
 	}
 
