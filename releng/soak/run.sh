@@ -377,12 +377,25 @@ step_kill() {
 		what="save"
 		set -- save "$repo"
 	fi
-	delay=$(( 2000 + RANDOM % 9000 ))
-	step_name="kill -9 of the IDE ${delay} ms into a $what"
+	# the moment: a random time after the start (the JVM takes ~3 s to start), or a random time (0-400 ms) after
+	# the work began: the checkout (its log line) or the first archive file the save writes in the store
+	local trigger=$(pick 2) known
+	delay=$(( trigger == 0 ? 1500 + RANDOM % 9000 : RANDOM % 400 ))
+	[ $trigger = 0 ] && step_name="kill -9 of the IDE ${delay} ms into a $what" \
+		|| step_name="kill -9 of the IDE ${delay} ms after the $what began writing"
 	say "$step_no: $step_name"
+	known=$(find "$store/states" -type f | sort)
 	java ${IDE_JVM:--Xmx2g} -jar "$launcher" -nosplash -data "$ws" $IDE_ARGS -application dev.branchstate.core.app "$@" > "$log" 2>&1 &
 	pid=$!
 	n_kill_attempts=$((n_kill_attempts + 1))
+	if [ $trigger = 1 ]; then
+		local until=$((SECONDS + 120))
+		while kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt $until ]; do
+			grep -q '^checkout ' "$log" && break
+			[ -n "$(find "$store/states" -type f | sort | comm -13 <(echo "$known") - | head -1)" ] && break
+			sleep 0.02
+		done
+	fi
 	sleep "$(awk -v d="$delay" 'BEGIN { printf "%.3f", d / 1000 }')"
 	if kill -9 "$pid" 2>/dev/null; then
 		n_kills=$((n_kills + 1))
