@@ -68,7 +68,8 @@ install_ide "$dir" dev.branchstate.feature.feature.group,dev.branchstate.jdt.fea
 store=$dir/store
 mkdir -p "$store"
 if mount -t tmpfs -o size=256m soak-store "$store" 2>/dev/null; then
-	trap 'umount "$store" 2>/dev/null || true' EXIT
+	# at the end the store's files are listed in the logs (the tmpfs goes with the mount)
+	trap 'find "$store" -type f -printf "%s %p\n" > "$logs/store-at-exit.txt" 2>/dev/null; umount "$store" 2>/dev/null || true' EXIT
 	tmpfs=1
 else
 	say "   (cannot mount a tmpfs: not root? the full-disk step is skipped)"
