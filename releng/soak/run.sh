@@ -107,19 +107,18 @@ app import "$repo" > "$logs/import.log" || { cat "$logs/import.log"; fail "impor
 
 soak_pkg=src/org/apache/commons/lang3/soak
 mapfile -t finals < <(cd "$repo" && git ls-files src | grep '\.java$' | xargs grep -l -E '^public final class ' | sort)
-pick() { # <count>: a random number in [0, count)
-	echo $(( RANDOM % $1 ))
-}
+# Random choices are drawn in the main shell only ($((RANDOM % n)), never inside $(...): bash reseeds RANDOM in
+# subshells), so that a seed replays the same steps.
 # A valid Java edit of the working tree; sets $edit to what it did.
 java_edit() {
 	local kind file n=$RANDOM soak_files
 	mapfile -t soak_files < <(cd "$repo" && ls $soak_pkg/*.java 2>/dev/null || true)
-	kind=$(pick 4)
+	kind=$((RANDOM % 4))
 	if [ "$kind" = 2 ] && [ ${#soak_files[@]} = 0 ]; then kind=1; fi
 	if [ "$kind" = 3 ] && [ ${#soak_files[@]} = 0 ] && ! grep -rqs 'soakValue' "$repo/src"; then kind=0; fi
 	case $kind in
 	0) # add a method to a final class of the library
-		file=${finals[$(pick ${#finals[@]})]}
+		file=${finals[$((RANDOM % ${#finals[@]}))]}
 		awk -v n="$n" '{ line[NR] = $0 } /}/ { last = NR }
 			END { for (i = 1; i <= NR; i++) {
 				if (i == last) { match(line[i], /}[^}]*$/)
@@ -142,7 +141,7 @@ java_edit() {
 		} > "$repo/$file"
 		edit="add file $file" ;;
 	2) # delete a file that nothing references (the soak's files reference only the library)
-		file=${soak_files[$(pick ${#soak_files[@]})]}
+		file=${soak_files[$((RANDOM % ${#soak_files[@]}))]}
 		rm "$repo/$file"
 		edit="delete file $file" ;;
 	3) # change a method body (one the soak added)
@@ -209,7 +208,7 @@ check() {
 	if [ -n "$diffs" ]; then
 		n_divergences=$((n_divergences + 1))
 		echo "DIVERGENCE at seed=$seed step=$step_no ($step_name) on $(git -C "$repo" rev-parse --abbrev-ref HEAD)@$(git -C "$repo" rev-parse --short HEAD):" >&2
-		echo "$diffs" | head -40 >&2
+		head -40 <<<"$diffs" >&2
 		echo "(clean build: $clean; session log: $log)" >&2
 		fail "derived data differs from a clean build"
 	fi
@@ -246,7 +245,12 @@ check() {
 
 branches() { git -C "$repo" branch --format='%(refname:short)'; }
 current() { git -C "$repo" rev-parse --abbrev-ref HEAD; }
-other_branch() { branches | grep -v -x "$(current)" | shuf -n1 --random-source=<(yes $RANDOM) || true; }
+other_branch() { # sets $ob to a random branch other than the current one (empty when there is none)
+	local bs
+	mapfile -t bs < <(branches | grep -v -x "$(current)" || true)
+	ob=
+	[ ${#bs[@]} = 0 ] || ob=${bs[RANDOM % ${#bs[@]}]}
+}
 commit_pending() { # a checkout needs a clean tree: the driver commits its pending edits first
 	if [ -n "$(porcelain)" ]; then
 		git -C "$repo" add -A && git -C "$repo" commit -q -m "soak: pending edits before a checkout"
@@ -258,7 +262,7 @@ stored_states() { app list "$repo" | awk '/^state / {print $2}'; }
 
 step_ide_checkout() {
 	local b
-	b=$(other_branch)
+	other_branch; b=$ob
 	[ -n "$b" ] || { step_new_branch; return; }
 	commit_pending
 	step_name="in-IDE checkout of $b (automatic switching $auto)"
@@ -271,7 +275,7 @@ step_ide_checkout() {
 }
 step_terminal_checkout() {
 	local b
-	b=$(other_branch)
+	other_branch; b=$ob
 	[ -n "$b" ] || { step_new_branch; return; }
 	commit_pending
 	step_name="terminal checkout of $b (automatic switching $auto)"
@@ -331,7 +335,10 @@ step_save() {
 }
 step_delete() {
 	local c
-	c=$(stored_states | shuf -n1 --random-source=<(yes $RANDOM) || true)
+	local cs
+	mapfile -t cs < <(stored_states)
+	c=
+	[ ${#cs[@]} = 0 ] || c=${cs[RANDOM % ${#cs[@]}]}
 	[ -n "$c" ] || { step_save; return; }
 	step_name="delete the stored state ${c:0:10}"
 	say "$step_no: $step_name"
@@ -352,7 +359,7 @@ step_damage() {
 	archive=$(app verify "$repo" | awk -v c="$c" '$2 == c {print $3}')
 	[ -f "$archive" ] || fail "no archive for state $c"
 	size=$(stat -c %s "$archive")
-	if [ $(pick 2) = 0 ]; then
+	if [ $((RANDOM % 2)) = 0 ]; then
 		printf '\xde\xad\xbe\xef\xde\xad\xbe\xef' | dd of="$archive" bs=1 seek=$((size / 2)) conv=notrunc status=none
 		how="8 bytes flipped at $((size / 2)) of $size"
 	else
@@ -377,7 +384,7 @@ step_damage() {
 # kill -9 of the IDE during a switch or a save, at a random moment; then the IDE starts again (the check's session)
 step_kill() {
 	local b what delay pid log=$logs/step-$step_no.log
-	if [ $(pick 2) = 0 ] && b=$(other_branch) && [ -n "$b" ]; then
+	if [ $((RANDOM % 2)) = 0 ] && other_branch && b=$ob && [ -n "$b" ]; then
 		commit_pending
 		what="switch to $b"
 		set -- switch "$repo" "$b" "$(switch_args)"
@@ -387,7 +394,7 @@ step_kill() {
 	fi
 	# the moment: a random time after the start (the JVM takes ~3 s to start), or a random time (0-400 ms) after
 	# the work began: the checkout (its log line) or the first archive file the save writes in the store
-	local trigger=$(pick 2) known
+	local trigger=$((RANDOM % 2)) known
 	delay=$(( trigger == 0 ? 1500 + RANDOM % 9000 : RANDOM % 400 ))
 	[ $trigger = 0 ] && step_name="kill -9 of the IDE ${delay} ms into a $what" \
 		|| step_name="kill -9 of the IDE ${delay} ms after the $what began writing"
@@ -432,7 +439,7 @@ step_full_disk() {
 	keep=$(( (RANDOM % 400) * 1024 ))
 	avail=$(df --output=avail -B1 "$store" | tail -1)
 	head -c $((avail > keep ? avail - keep : 0)) /dev/zero > "$store/filler" 2>/dev/null || true
-	if [ $(pick 2) = 0 ] && [ $auto = on ] && b=$(other_branch) && [ -n "$b" ]; then
+	if [ $((RANDOM % 2)) = 0 ] && [ $auto = on ] && other_branch && b=$ob && [ -n "$b" ]; then
 		commit_pending
 		what="in-IDE checkout of $b (saves the state left)"
 		step_name="full disk ($(df --output=avail -B1 "$store" | tail -1) bytes free) during an $what"
@@ -468,7 +475,7 @@ weights=(ide_checkout ide_checkout ide_checkout terminal_checkout terminal_check
 	full_disk full_disk)
 for ((step_no = 1; step_no <= steps; step_no++)); do
 	damaged=
-	"step_${weights[$(pick ${#weights[@]})]}"
+	"step_${weights[$((RANDOM % ${#weights[@]}))]}"
 	check
 done
 step_no=$steps
