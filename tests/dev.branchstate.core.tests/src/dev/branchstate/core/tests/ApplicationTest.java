@@ -18,6 +18,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.eclipse.core.resources.IFile;
+import org.eclipse.core.resources.IMarker;
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.resources.IResource;
 import org.eclipse.core.runtime.CoreException;
@@ -30,6 +31,7 @@ import org.eclipse.equinox.app.IApplication;
 import org.eclipse.equinox.app.IApplicationContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.osgi.framework.Bundle;
@@ -347,6 +349,75 @@ class ApplicationTest {
 		assertThat(run("delete", repo)).isEqualTo(IApplication.EXIT_OK);
 		assertThat(out).contains("0 state(s) deleted");
 		assertThat(run("delete")).isEqualTo(2);
+	}
+
+	/** {@code build} refreshes (a file written behind the IDE's back) and builds; both print the problems sorted. */
+	@Test
+	void buildRefreshesAndProblemsPrintsTheMarkersSorted() throws Exception {
+		String repo = f.workTree.toString();
+		Files.writeString(f.workTree.resolve("src/Z.java"), "class Z {}\n");
+		IFile z = f.project.getFile("src/Z.java");
+		assertThat(z.exists()).isFalse();
+		assertThat(run("build", repo, "--problems")).as(err).isEqualTo(IApplication.EXIT_OK);
+		assertThat(z.exists()).as("refreshed").isTrue();
+		String head = f.git.getRepository().resolve("HEAD").name();
+		assertThat(line("built ")).isEqualTo("built " + head + " projects=1");
+		// the resources plugin's own problem (no explicit encoding) is on the project: only the files' are ours
+		assertThat(out.lines().filter(l -> l.startsWith("problem src/"))).isEmpty();
+
+		var b = f.project.getFile("src/B.java").createMarker(IMarker.PROBLEM);
+		b.setAttributes(new String[] { IMarker.SEVERITY, IMarker.LINE_NUMBER, IMarker.MESSAGE, "id" },
+				new Object[] { IMarker.SEVERITY_WARNING, 3, "second\nline", 7 });
+		var a = f.project.getFile("src/A.java").createMarker(IMarker.PROBLEM);
+		a.setAttributes(new String[] { IMarker.SEVERITY, IMarker.MESSAGE }, new Object[] { IMarker.SEVERITY_ERROR, "first" });
+		f.project.getFile("src/A.java").createMarker(IMarker.BOOKMARK).setAttribute(IMarker.MESSAGE, "not a problem");
+		try {
+			assertThat(run("problems", repo)).as(err).isEqualTo(IApplication.EXIT_OK);
+			assertThat(out.lines().filter(l -> !l.startsWith(".:"))).containsExactly( //
+					"src/A.java:-1 error id=-1 org.eclipse.core.resources.problemmarker first",
+					"src/B.java:3 warning id=7 org.eclipse.core.resources.problemmarker second line", //
+					(out.lines().count() - 1) + " problem(s)");
+			assertThat(run("build", repo, "--problems")).as(err).isEqualTo(IApplication.EXIT_OK);
+			assertThat(out.lines().filter(l -> l.startsWith("problem src/"))).containsExactly(
+					"problem src/A.java:-1 error id=-1 org.eclipse.core.resources.problemmarker first",
+					"problem src/B.java:3 warning id=7 org.eclipse.core.resources.problemmarker second line");
+		} finally {
+			f.project.deleteMarkers(null, true, IResource.DEPTH_INFINITE);
+		}
+		assertThat(run("build", repo, "--frobnicate")).isEqualTo(2);
+		assertThat(run("problems")).isEqualTo(2);
+		assertThat(run("problems", temp.resolve("missing").toString())).isEqualTo(3);
+	}
+
+	/**
+	 * Found by the soak (releng/soak/run.sh --steps 12 --seed 1): a save copies the entries that did not change
+	 * verbatim from the previous state (the branch's own, else the repository's newest) with their recorded CRC, so a
+	 * damaged previous archive makes the new state corrupt too, although the workspace it saves is sound.
+	 */
+	@Test
+	@Disabled("bug found by the soak, not fixed yet: the new archive is corrupt (CRC-32 mismatch); enable with the fix")
+	void aSaveDoesNotCopyTheDamageOfThePreviousArchive() throws Exception {
+		String repo = f.workTree.toString();
+		f.output(Map.of("A.class", Fixtures.random(200_000, 7)));
+		assertThat(run("save", repo)).as(err).isEqualTo(IApplication.EXIT_OK);
+		StateInfo first = f.service.states(f.gitDir()).get(0);
+		long size = Files.size(first.archive());
+		try (RandomAccessFile raf = new RandomAccessFile(first.archive().toFile(), "rw")) {
+			raf.seek(size / 2);
+			raf.write(new byte[] { (byte) 0xde, (byte) 0xad, (byte) 0xbe, (byte) 0xef, 1, 2, 3, 4 });
+		}
+		assertThat(run("verify", repo)).isEqualTo(1);
+
+		f.git.checkout().setCreateBranch(true).setName("other").call();
+		f.write("src/C.java", "class C {}\n");
+		String second = f.commit("other").name();
+		assertThat(run("save", repo)).as(err).isEqualTo(IApplication.EXIT_OK);
+		StateInfo saved = f.service.states(f.gitDir()).stream().filter(s -> s.commitId().equals(second)).findFirst()
+				.orElseThrow();
+		assertThat(run("verify", repo)).isEqualTo(1);
+		assertThat(out).as("the new state of a sound workspace").contains("ok " + second)
+				.contains("corrupt " + first.commitId());
+		f.service.verify(saved, null);
 	}
 
 	/** @return the one line of the output of the last command that starts so */

@@ -37,6 +37,11 @@ import dev.branchstate.core.internal.switching.SwitchCommand;
  * after it; {@code --delete-states} and {@code --clean-build} between branches delete the stored states or clean and
  * build the projects in full there ({@link SwitchCommand});</li>
  * <li>{@code verify [<repoPath>]}: reads every state archive completely (sizes, CRC-32);</li>
+ * <li>{@code build <repoPath> [--problems]}: handles a pending switch (a terminal checkout while no IDE ran),
+ * refreshes and builds the repository's projects, waits for the background jobs; {@code --problems} then prints
+ * the problem markers;</li>
+ * <li>{@code problems <repoPath>}: one line per problem marker of the repository's projects (path, line, severity,
+ * id, type, message), sorted;</li>
  * <li>{@code prune [<repoPath>]}: deletes states whose commit or archive is gone, orphan files of crashed saves,
  * and least-recently-used states beyond the disk budget.</li>
  * </ul>
@@ -68,7 +73,7 @@ public final class BranchstateApplication implements IApplication {
 
 	static Object usage(String problem) {
 		System.err.println("branchstate: " + problem //$NON-NLS-1$
-				+ ". Commands: status, import <repo> [--derived=<globs>], list [<repo>], save <repo>, restore <repo> [<commit>], delete <repo> [<commit>], verify [<repo>], prune [<repo>], switch <repo> <branch>|--delete-states|--clean-build... [--without-branchstate|--with-branchstate]"); //$NON-NLS-1$
+				+ ". Commands: status, import <repo> [--derived=<globs>], list [<repo>], save <repo>, restore <repo> [<commit>], delete <repo> [<commit>], verify [<repo>], prune [<repo>], build <repo> [--problems], problems <repo>, switch <repo> <branch>|--delete-states|--clean-build... [--without-branchstate|--with-branchstate]"); //$NON-NLS-1$
 		return EXIT_USAGE;
 	}
 

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+import org.eclipse.core.resources.IMarker;
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.resources.IProjectDescription;
 import org.eclipse.core.resources.IResource;
@@ -22,6 +23,7 @@ import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.IPath;
 import org.eclipse.core.runtime.IStatus;
 import org.eclipse.core.runtime.NullProgressMonitor;
+import org.eclipse.core.runtime.jobs.Job;
 import org.eclipse.core.runtime.preferences.IEclipsePreferences;
 import org.eclipse.core.runtime.preferences.InstanceScope;
 import org.eclipse.equinox.app.IApplication;
@@ -40,6 +42,7 @@ import dev.branchstate.core.RestoreResult;
 import dev.branchstate.core.StateInfo;
 import dev.branchstate.core.internal.service.StateService;
 import dev.branchstate.core.internal.store.StateStore;
+import dev.branchstate.core.internal.switching.SwitchManager;
 
 /** The commands of the headless application other than {@code status}. */
 final class Commands {
@@ -64,6 +67,8 @@ final class Commands {
 			case "delete" -> delete(args); //$NON-NLS-1$
 			case "verify" -> verify(optional(args)); //$NON-NLS-1$
 			case "prune" -> prune(optional(args)); //$NON-NLS-1$
+			case "build" -> build(args); //$NON-NLS-1$
+			case "problems" -> problems(one(args)); //$NON-NLS-1$
 			default -> BranchstateApplication.usage("unknown command '" + command + "'"); //$NON-NLS-1$ //$NON-NLS-2$
 			};
 		} catch (UsageException e) {
@@ -305,6 +310,115 @@ final class Commands {
 		for (IProject p : projects) {
 			p.refreshLocal(IResource.DEPTH_INFINITE, new NullProgressMonitor());
 		}
+	}
+
+	// ------------------------------------------------------------------------------------- build / problems
+
+	private static final String PROBLEMS_OPTION = "--problems"; //$NON-NLS-1$
+
+	/**
+	 * {@code build <repoPath> [--problems]}: what the IDE does when it starts and is left alone: a switch still
+	 * pending (HEAD moved by a terminal checkout, say) is handled, the repository's projects are refreshed and built
+	 * (as the auto-build would, or an incremental build when it is off), the background jobs awaited, the workspace
+	 * saved. With {@code --problems} it then prints the problem markers as {@code problems} does, each line prefixed
+	 * with {@code problem }.
+	 */
+	private Object build(List<String> args)
+			throws CoreException, NotFoundException, IOException, UsageException, InterruptedException {
+		boolean problems = args.contains(PROBLEMS_OPTION);
+		List<String> paths = args.stream().filter(a -> !PROBLEMS_OPTION.equals(a)).toList();
+		if (paths.size() != args.size() - (problems ? 1 : 0) || paths.stream().anyMatch(a -> a.startsWith("--"))) { //$NON-NLS-1$
+			throw new UsageException("build takes a repository path and optionally " + PROBLEMS_OPTION); //$NON-NLS-1$
+		}
+		String repoPath = one(paths);
+		try (BackgroundJobs jobs = BackgroundJobs.watch()) {
+			StateService service = service();
+			File gitDir = gitDir(repoPath);
+			if (service.projectsOf(gitDir).isEmpty()) {
+				throw new NotFoundException("no workspace project belongs to " + gitDir + " (run import first)"); //$NON-NLS-1$ //$NON-NLS-2$
+			}
+			awaitPendingSwitch(gitDir);
+			refresh(service, gitDir);
+			jobs.await(out);
+			awaitSwitches(); // a refresh that found a moved HEAD
+			service.awaitBuild(gitDir, new NullProgressMonitor());
+			jobs.await(out);
+			ResourcesPlugin.getWorkspace().save(true, new NullProgressMonitor());
+			out.println("built " + commit(gitDir, Constants.HEAD) + " projects=" + service.projectsOf(gitDir).size()); //$NON-NLS-1$ //$NON-NLS-2$
+			if (problems) {
+				for (String line : problemLines(service, gitDir)) {
+					out.println("problem " + line); //$NON-NLS-1$
+				}
+			}
+			return IApplication.EXIT_OK;
+		}
+	}
+
+	/**
+	 * {@code problems <repoPath>}: one line per problem marker (subtypes included: Java problems, build path
+	 * problems...) of the repository's projects, sorted: {@code <project-relative path>:<line> <severity> id=<id>
+	 * <type> <message>}, then the count. Reads only: it neither refreshes nor builds.
+	 */
+	private Object problems(String repoPath) throws CoreException, NotFoundException {
+		StateService service = service();
+		File gitDir = gitDir(repoPath);
+		if (service.projectsOf(gitDir).isEmpty()) {
+			throw new NotFoundException("no workspace project belongs to " + gitDir + " (run import first)"); //$NON-NLS-1$ //$NON-NLS-2$
+		}
+		List<String> lines = problemLines(service, gitDir);
+		lines.forEach(out::println);
+		out.println(lines.size() + " problem(s)"); //$NON-NLS-1$
+		return IApplication.EXIT_OK;
+	}
+
+	/** @return the problem markers of the repository's projects, one line each, sorted */
+	static List<String> problemLines(StateService service, File gitDir) throws CoreException {
+		List<String> lines = new ArrayList<>();
+		for (IProject project : service.projectsOf(gitDir)) {
+			if (!project.isOpen()) {
+				continue;
+			}
+			for (IMarker marker : project.findMarkers(IMarker.PROBLEM, true, IResource.DEPTH_INFINITE)) {
+				String path = marker.getResource().getType() == IResource.PROJECT ? "." //$NON-NLS-1$
+						: marker.getResource().getProjectRelativePath().toString();
+				lines.add(path + ":" + marker.getAttribute(IMarker.LINE_NUMBER, -1) + " " //$NON-NLS-1$ //$NON-NLS-2$
+						+ severity(marker.getAttribute(IMarker.SEVERITY, -1)) + " id=" + marker.getAttribute("id", -1) //$NON-NLS-1$ //$NON-NLS-2$
+						+ " " + marker.getType() + " " + marker.getAttribute(IMarker.MESSAGE, "").replace('\n', ' ')); //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$
+			}
+		}
+		lines.sort(null);
+		return lines;
+	}
+
+	private static String severity(int severity) {
+		return switch (severity) {
+		case IMarker.SEVERITY_ERROR -> "error"; //$NON-NLS-1$
+		case IMarker.SEVERITY_WARNING -> "warning"; //$NON-NLS-1$
+		case IMarker.SEVERITY_INFO -> "info"; //$NON-NLS-1$
+		default -> "severity" + severity; //$NON-NLS-1$
+		};
+	}
+
+	/** Lets the switch manager find the repositories and handle a switch that happened while no IDE ran. */
+	private static void awaitPendingSwitch(File gitDir) throws InterruptedException {
+		BundleContext context = FrameworkUtil.getBundle(Commands.class).getBundleContext();
+		ServiceTracker<SwitchManager, SwitchManager> tracker = new ServiceTracker<>(context, SwitchManager.class, null);
+		tracker.open();
+		try {
+			SwitchManager manager = tracker.waitForService(Duration.ofSeconds(30).toMillis());
+			if (manager != null) {
+				manager.track();
+				awaitSwitches();
+				manager.repository(gitDir).ifPresent(manager::requestCheck);
+			}
+			awaitSwitches();
+		} finally {
+			tracker.close();
+		}
+	}
+
+	private static void awaitSwitches() throws InterruptedException {
+		Job.getJobManager().join(SwitchManager.FAMILY, null);
 	}
 
 	// --------------------------------------------------------------------------------------- verify / prune

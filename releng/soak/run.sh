@@ -1,0 +1,484 @@
+#!/usr/bin/env bash
+# Differential-correctness soak (issue 12): seeded random steps of real Git work on a real Java project built by JDT
+# in an IDE with Branchstate and Branchstate for Java installed from the update site; after every step the
+# workspace's derived data (the output folder byte for byte, the problem markers) must equal a clean JDT build of
+# the same working tree, in a second workspace. Stops at the first divergence, printing the seed, the step and what
+# differs.
+#
+#   ./launch releng/soak/run.sh --steps N --seed S [--no-build] [--dir /tmp/soak-S]
+#
+# Steps: in-IDE checkout (headless switch, JGit), terminal checkout (git CLI, then an IDE session that notices it),
+# new branch, a commit of a valid Java edit (add a method, add a file, delete an unreferenced file, change a method
+# body), an uncommitted edit, reset --hard, stash and pop, Save State, delete a stored state, damage a stored
+# archive (flip bytes in the middle or truncate: verify must name it, the next restore must refuse it), kill -9 of
+# the IDE during a switch or a save (then start again), automatic switching off and on, a full disk during a save
+# (the store is a 256 MB tmpfs the driver mounts; the step fills it up to a few hundred kB first: needs root).
+# Invariants per step: Git's view of the work tree is exactly the driver's own edits (no tracked file written by
+# Branchstate), verify finds every archive sound (except the one the driver damaged), no file under the store's
+# states/ that the catalog does not name once the IDE sessions are over (after a kill: once it started again).
+set -euo pipefail
+main() {
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+steps=20 seed=1 build=1 dir=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--steps) steps=$2; shift ;;
+	--seed) seed=$2; shift ;;
+	--no-build) build=0 ;;
+	--dir) dir=$2; shift ;;
+	*) echo "soak: unknown option $1 (use --steps N, --seed S, --no-build, --dir D)" >&2; exit 2 ;;
+	esac
+	shift
+done
+[[ $steps =~ ^[0-9]+$ && $seed =~ ^[0-9]+$ ]] || { echo "soak: --steps and --seed need numbers" >&2; exit 2; }
+dir=${dir:-/tmp/soak-$seed}
+RANDOM=$seed # bash's generator: the same seed gives the same steps (as long as the outcomes are the same)
+
+cd "$root"
+source releng/lib/ide.sh
+t_start=$(date +%s)
+n_kills=0 n_kill_attempts=0 n_damaged=0 n_full=0 n_divergences=0 n_tracked=0 n_leftovers=0 n_refused=0 n_clean=0
+step_no=0 step_name=setup
+logs=$dir/logs
+say() { printf '%s\n' "$*"; }
+summary() {
+	echo
+	echo "== soak seed=$seed steps=$step_no/$steps kills=$n_kills (of $n_kill_attempts attempts) damaged=$n_damaged" \
+		"(refused restores $n_refused) full_disks=$n_full divergences=$n_divergences tracked_written=$n_tracked" \
+		"leftovers=$n_leftovers clean_builds=$n_clean wall=$(( $(date +%s) - t_start ))s"
+}
+fail() {
+	echo "soak: FAILED at seed=$seed step=$step_no ($step_name): $*" >&2
+	summary
+	echo "replay: ./launch releng/soak/run.sh --steps $step_no --seed $seed --no-build; logs in $logs"
+	exit 1
+}
+
+if [ $build = 1 ]; then
+	say "== building the update site and the IDE"
+	./mvnw -B -q -DskipTests verify
+fi
+say "== installing Branchstate and Branchstate for Java into a fresh IDE in $dir"
+umount "$dir/store" 2>/dev/null || true
+rm -rf "$dir"
+mkdir -p "$logs"
+install_ide "$dir" dev.branchstate.feature.feature.group,dev.branchstate.jdt.feature.feature.group
+
+# The store on a small file system of its own (a tmpfs: the full-disk step fills it), budget below its size.
+store=$dir/store
+mkdir -p "$store"
+if mount -t tmpfs -o size=256m soak-store "$store" 2>/dev/null; then
+	# at the end the store's files are listed in the logs (the tmpfs goes with the mount)
+	trap 'find "$store" -type f -printf "%s %p\n" > "$logs/store-at-exit.txt" 2>/dev/null; umount "$store" 2>/dev/null || true' EXIT
+	tmpfs=1
+else
+	say "   (cannot mount a tmpfs: not root? the full-disk step is skipped)"
+	tmpfs=0
+fi
+ws=$dir/workspace
+auto=on
+customize() { # the preferences the IDE starts with (default scope): the store, automatic switching
+	printf 'dev.branchstate.core/storeLocation=%s\ndev.branchstate.core/diskBudgetMB=200\ndev.branchstate.core/autoSwitch=%s\n' "$store" \
+		"$([ $auto = on ] && echo true || echo false)" > "$dir/customization.ini"
+}
+customize
+export IDE_ARGS="-pluginCustomization $dir/customization.ini"
+
+say "== the repository: Apache Commons Lang 3.18.0 sources, one Java project (JRE container, bin/ ignored)"
+repo=$dir/commons-lang
+jar=$HOME/.m2/repository/org/apache/commons/commons-lang3/3.18.0/commons-lang3-3.18.0-sources.jar
+if [ ! -f "$jar" ]; then
+	./mvnw -B -q dependency:copy -Dartifact=org.apache.commons:commons-lang3:3.18.0:jar:sources -DoutputDirectory="$dir"
+	jar=$dir/commons-lang3-3.18.0-sources.jar
+fi
+git init -q -b main "$repo"
+git -C "$repo" config user.name "Branchstate soak"
+git -C "$repo" config user.email "soak@branchstate.invalid"
+printf 'bin/\n' > "$repo/.gitignore"
+mkdir -p "$repo/src"
+unzip -q "$jar" -d "$repo/src" -x 'META-INF/*' 'module-info.java'
+java_project "$repo" commons-lang
+git -C "$repo" add -A
+git -C "$repo" commit -q -m "Apache Commons Lang 3.18.0 sources"
+say "$(git -C "$repo" ls-files | wc -l) tracked files"
+app import "$repo" > "$logs/import.log" || { cat "$logs/import.log"; fail "import failed"; }
+
+# ------------------------------------------------------------------------------------------------ edits
+
+soak_pkg=src/org/apache/commons/lang3/soak
+mapfile -t finals < <(cd "$repo" && git ls-files src | grep '\.java$' | xargs grep -l -E '^public final class ' | sort)
+# Random choices are drawn in the main shell only ($((RANDOM % n)), never inside $(...): bash reseeds RANDOM in
+# subshells), so that a seed replays the same steps.
+# A valid Java edit of the working tree; sets $edit to what it did.
+java_edit() {
+	local kind file n=$RANDOM soak_files
+	mapfile -t soak_files < <(cd "$repo" && ls $soak_pkg/*.java 2>/dev/null || true)
+	kind=$((RANDOM % 4))
+	if [ "$kind" = 2 ] && [ ${#soak_files[@]} = 0 ]; then kind=1; fi
+	if [ "$kind" = 3 ] && [ ${#soak_files[@]} = 0 ] && ! grep -rqs 'soakValue' "$repo/src"; then kind=0; fi
+	case $kind in
+	0) # add a method to a final class of the library
+		file=${finals[$((RANDOM % ${#finals[@]}))]}
+		awk -v n="$n" '{ line[NR] = $0 } /}/ { last = NR }
+			END { for (i = 1; i <= NR; i++) {
+				if (i == last) { match(line[i], /}[^}]*$/)
+					line[i] = substr(line[i], 1, RSTART - 1) "    static int soakValue" n "() { return " n "; } // soak body\n" substr(line[i], RSTART) }
+				print line[i] } }' "$repo/$file" > "$repo/$file.new" && mv "$repo/$file.new" "$repo/$file"
+		edit="add method soakValue$n to $file" ;;
+	1) # add a file (a warning now and then: an unused import gives a marker)
+		mkdir -p "$repo/$soak_pkg"
+		file=$soak_pkg/Soak$n.java
+		{
+			echo "package org.apache.commons.lang3.soak;"
+			echo
+			[ $(( n % 2 )) = 0 ] && echo "import java.util.List;" && echo
+			echo "import org.apache.commons.lang3.StringUtils;"
+			echo
+			echo "/** Added by the soak. */"
+			echo "public final class Soak$n {"
+			echo "    public static String value() { return StringUtils.repeat('x', $(( n % 7 ))); } // soak body"
+			echo "}"
+		} > "$repo/$file"
+		edit="add file $file" ;;
+	2) # delete a file that nothing references (the soak's files reference only the library)
+		file=${soak_files[$((RANDOM % ${#soak_files[@]}))]}
+		rm "$repo/$file"
+		edit="delete file $file" ;;
+	3) # change a method body (one the soak added)
+		file=$(cd "$repo" && grep -rl 'soak body' src | sort | head -50 | shuf -n1 --random-source=<(yes $n))
+		sed -i -E "/soak body/s/return (StringUtils.repeat\\('x', )?[0-9]+/return \\1$n/" "$repo/$file"
+		edit="change a method body in $file" ;;
+	esac
+}
+
+# ------------------------------------------------------------------------------------------------ checks
+
+# The work tree as Git sees it, and a fingerprint of the contents of every file Git sees (tracked or not ignored).
+porcelain() { git -C "$repo" status --porcelain=v1 --untracked-files=all; }
+fingerprint() {
+	# (a tracked file deleted by the driver is listed by ls-files and left out of the sums)
+	(cd "$repo" && git ls-files -z -co --exclude-standard | sort -z | { xargs -0 -r sha1sum 2>/dev/null || true; } | sha1sum | cut -c1-16)
+}
+expect_tree() { expected_porcelain=$(porcelain); expected_print=$(fingerprint); }
+
+# clean_build: a clean JDT build of the working tree (tracked files as they are now plus untracked ones) in a
+# second workspace; cached by the tree's contents. Sets $clean to its folder (bin/, problems.txt).
+clean_build() {
+	local key
+	key=$(fingerprint)
+	clean=$dir/clean/$key
+	[ -f "$clean/problems.txt" ] && return 0
+	n_clean=$((n_clean + 1))
+	rm -rf "$clean" "$dir/ws-clean"
+	mkdir -p "$clean/tree"
+	(cd "$repo" && git ls-files -z -co --exclude-standard | xargs -0 -r sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' _ \
+		| tar --null -T - -cf -) | tar -xf - -C "$clean/tree"
+	git -C "$clean/tree" init -q && git -C "$clean/tree" add -A \
+		&& git -C "$clean/tree" -c user.name=soak -c user.email=soak@branchstate.invalid commit -q -m clean
+	# a workspace of its own, with automatic switching off and its own store: a plain IDE's clean build
+	printf 'dev.branchstate.core/autoSwitch=false\ndev.branchstate.core/storeLocation=%s\n' "$dir/store-clean" > "$dir/clean.ini"
+	IDE_ARGS="-pluginCustomization $dir/clean.ini" ws=$dir/ws-clean app import "$clean/tree" > "$clean/import.log" \
+		&& IDE_ARGS="-pluginCustomization $dir/clean.ini" ws=$dir/ws-clean app build "$clean/tree" --problems > "$clean/build.log" \
+		|| { cat "$clean/build.log" >&2; fail "the clean build failed"; }
+	grep '^problem ' "$clean/build.log" > "$clean/problems.txt" || true
+	rm -rf "$dir/ws-clean" "$dir/store-clean"
+}
+
+manifest() { # <folder>: "<sha1>  <relative path>" of every file under it, sorted
+	[ -d "$1" ] || return 0
+	(cd "$1" && find . -type f -print0 | sort -z | xargs -0 -r sha1sum)
+}
+
+# check: once the IDE is idle and built, the derived data equals a clean build; the invariants hold.
+check() {
+	local log=$logs/check-$step_no.log diffs now_porcelain now_print
+	app build "$repo" --problems > "$log" || { cat "$log" >&2; fail "the build session failed"; }
+	grep '^problem ' "$log" > "$dir/problems.txt" || true
+	now_porcelain=$(porcelain)
+	now_print=$(fingerprint)
+	if [ "$now_porcelain" != "$expected_porcelain" ] || [ "$now_print" != "$expected_print" ]; then
+		n_tracked=$((n_tracked + 1))
+		diff <(echo "$expected_porcelain") <(echo "$now_porcelain") >&2 || true
+		fail "the work tree changed during the IDE session (git status or contents): a tracked or user file written"
+	fi
+	clean_build
+	# the files of bin/ (as JDT's own check does: an empty package folder that JDT's incremental build leaves when
+	# the last file of a package goes is not a divergence), then the problems
+	diffs=$( { diff <(manifest "$clean/tree/bin") <(manifest "$repo/bin") || true; diff "$clean/problems.txt" "$dir/problems.txt" || true; } )
+	if [ -n "$diffs" ]; then
+		n_divergences=$((n_divergences + 1))
+		echo "DIVERGENCE at seed=$seed step=$step_no ($step_name) on $(git -C "$repo" rev-parse --abbrev-ref HEAD)@$(git -C "$repo" rev-parse --short HEAD):" >&2
+		head -40 <<<"$diffs" >&2
+		echo "(clean build: $clean; session log: $log)" >&2
+		fail "derived data differs from a clean build"
+	fi
+	# verify: every archive sound, but the one the driver damaged (deleted here)
+	app verify "$repo" > "$logs/verify-$step_no.log" || true
+	local corrupt
+	corrupt=$(grep '^corrupt ' "$logs/verify-$step_no.log" | awk '{print $2}' || true)
+	for c in $corrupt; do
+		if [ "$c" = "${damaged:-}" ]; then
+			app delete "$repo" "$c" > /dev/null || fail "could not delete the damaged state $c"
+			say "   deleted the damaged state ${c:0:10}"
+		else
+			cat "$logs/verify-$step_no.log" >&2
+			fail "verify found an archive corrupt that the driver did not damage: $c"
+		fi
+	done
+	damaged=
+	grep -q ' corrupt$' "$logs/verify-$step_no.log" || fail "verify printed no summary"
+	# leftovers: files under states/ that no catalog entry names (each counted once)
+	local left
+	left=$(find "$store/states" -type f | sort | comm -23 - <(awk '/^(ok|corrupt) / {print $3}' "$logs/verify-$step_no.log" | sed 's/:$//' | sort) \
+		| comm -23 - <(sort -u "$dir/leftovers.seen" 2>/dev/null) || true)
+	if [ -n "$left" ]; then
+		n_leftovers=$((n_leftovers + $(wc -l <<<"$left")))
+		echo "$left" >> "$dir/leftovers.seen"
+		say "   LEFTOVER files in the store that the catalog does not name ($(wc -l <<<"$left")):"
+		sed 's/^/     /' <<<"$left"
+	fi
+	say "   ok: bin/ $(find "$repo/bin" -type f | wc -l) files = clean build, $(wc -l < "$dir/problems.txt") problems = clean build;" \
+		"git status as the driver left it; $(tail -1 "$logs/verify-$step_no.log")"
+}
+
+# ------------------------------------------------------------------------------------------------ steps
+
+branches() { git -C "$repo" branch --format='%(refname:short)'; }
+current() { git -C "$repo" rev-parse --abbrev-ref HEAD; }
+other_branch() { # sets $ob to a random branch other than the current one (empty when there is none)
+	local bs
+	mapfile -t bs < <(branches | grep -v -x "$(current)" || true)
+	ob=
+	[ ${#bs[@]} = 0 ] || ob=${bs[RANDOM % ${#bs[@]}]}
+}
+commit_pending() { # a checkout needs a clean tree: the driver commits its pending edits first
+	if [ -n "$(porcelain)" ]; then
+		git -C "$repo" add -A && git -C "$repo" commit -q -m "soak: pending edits before a checkout"
+		say "   committed the pending edits first"
+	fi
+}
+switch_args() { [ $auto = on ] && echo --with-branchstate || echo --without-branchstate; }
+stored_states() { app list "$repo" | awk '/^state / {print $2}'; }
+
+step_ide_checkout() {
+	local b
+	other_branch; b=$ob
+	[ -n "$b" ] || { step_new_branch; return; }
+	commit_pending
+	step_name="in-IDE checkout of $b (automatic switching $auto)"
+	say "$step_no: $step_name"
+	app switch "$repo" "$b" "$(switch_args)" > "$logs/step-$step_no.log" || say "   the switch command exited with $?"
+	grep -E '^(saved|restored|skipped|failed|checkout) ' "$logs/step-$step_no.log" | sed 's/^/   /' || true
+	[ "$(current)" = "$b" ] || { cat "$logs/step-$step_no.log" >&2; fail "the checkout of $b did not happen"; }
+	# a checkout from a clean tree leaves a clean tree: anything else was written by someone else
+	expected_porcelain= expected_print=$(fingerprint)
+}
+step_terminal_checkout() {
+	local b
+	other_branch; b=$ob
+	[ -n "$b" ] || { step_new_branch; return; }
+	commit_pending
+	step_name="terminal checkout of $b (automatic switching $auto)"
+	say "$step_no: $step_name"
+	git -C "$repo" checkout -q "$b"
+	expect_tree
+}
+step_new_branch() {
+	local b=soak-$step_no
+	step_name="new branch $b (git checkout -b)"
+	say "$step_no: $step_name"
+	git -C "$repo" checkout -q -b "$b"
+	expect_tree
+}
+step_commit() {
+	java_edit
+	git -C "$repo" add -A && git -C "$repo" commit -q -m "soak step $step_no: $edit"
+	step_name="commit: $edit"
+	say "$step_no: $step_name"
+	expect_tree
+}
+step_uncommitted() {
+	java_edit
+	step_name="uncommitted: $edit"
+	say "$step_no: $step_name"
+	expect_tree
+}
+step_reset() {
+	if [ -n "$(porcelain)" ]; then
+		git -C "$repo" reset -q --hard && git -C "$repo" clean -q -fd -e bin
+		step_name="git reset --hard (uncommitted edits dropped)"
+	elif [ "$(git -C "$repo" rev-list --count HEAD)" -gt 1 ]; then
+		git -C "$repo" reset -q --hard HEAD~1
+		step_name="git reset --hard HEAD~1"
+	else
+		step_uncommitted; return
+	fi
+	say "$step_no: $step_name"
+	expect_tree
+}
+step_stash() {
+	[ -n "$(porcelain)" ] || { java_edit; say "   (an edit to stash: $edit)"; }
+	step_name="git stash, IDE session, git stash pop"
+	say "$step_no: $step_name"
+	git -C "$repo" stash -q -u
+	expect_tree
+	check
+	git -C "$repo" stash pop -q
+	expect_tree
+}
+step_save() {
+	step_name="Save State"
+	say "$step_no: $step_name"
+	app save "$repo" > "$logs/step-$step_no.log" || { cat "$logs/step-$step_no.log" >&2; fail "save failed"; }
+	grep -E '^(saved|branchstate:) ' "$logs/step-$step_no.log" | cut -c1-90 | sed 's/^/   /' || true
+	expect_tree
+}
+step_delete() {
+	local c
+	local cs
+	mapfile -t cs < <(stored_states)
+	c=
+	[ ${#cs[@]} = 0 ] || c=${cs[RANDOM % ${#cs[@]}]}
+	[ -n "$c" ] || { step_save; return; }
+	step_name="delete the stored state ${c:0:10}"
+	say "$step_no: $step_name"
+	app delete "$repo" "$c" > "$logs/step-$step_no.log" || fail "delete failed"
+	expect_tree
+}
+# damage: the state of another branch's tip (or any state): flip bytes in the middle or truncate; verify must name
+# it; then the branch is checked out in the IDE: the restore must refuse it, the workspace still equal a clean build.
+step_damage() {
+	local b c archive size how line
+	commit_pending
+	for b in $(branches | grep -v -x "$(current)"); do
+		c=$(git -C "$repo" rev-parse "$b")
+		stored_states | grep -q -x "$c" && break
+		c=
+	done
+	[ -n "${c:-}" ] || { step_save; return; }
+	archive=$(app verify "$repo" | awk -v c="$c" '$2 == c {print $3}')
+	[ -f "$archive" ] || fail "no archive for state $c"
+	size=$(stat -c %s "$archive")
+	if [ $((RANDOM % 2)) = 0 ]; then
+		printf '\xde\xad\xbe\xef\xde\xad\xbe\xef' | dd of="$archive" bs=1 seek=$((size / 2)) conv=notrunc status=none
+		how="8 bytes flipped at $((size / 2)) of $size"
+	else
+		truncate -s $((size * 2 / 3)) "$archive"
+		how="truncated to $((size * 2 / 3)) of $size bytes"
+	fi
+	n_damaged=$((n_damaged + 1))
+	damaged=$c
+	step_name="damage the state of $b (${c:0:10}): $how, then in-IDE checkout of $b"
+	say "$step_no: $step_name"
+	app verify "$repo" > "$logs/step-$step_no-verify.log" && fail "verify did not find the damaged archive"
+	grep -q "^corrupt $c " "$logs/step-$step_no-verify.log" || fail "verify did not name the damaged archive"
+	app switch "$repo" "$b" --with-branchstate > "$logs/step-$step_no.log" || true
+	grep -E '^(saved|restored|skipped|failed|checkout) ' "$logs/step-$step_no.log" | sed 's/^/   /' || true
+	[ "$(current)" = "$b" ] || fail "the checkout of $b did not happen"
+	if grep -q "^restored ${c:0:10}" "$logs/step-$step_no.log"; then
+		fail "the damaged state was restored"
+	fi
+	n_refused=$((n_refused + 1))
+	expected_porcelain= expected_print=$(fingerprint)
+}
+# kill -9 of the IDE during a switch or a save, at a random moment; then the IDE starts again (the check's session)
+step_kill() {
+	local b what delay pid log=$logs/step-$step_no.log
+	if [ $((RANDOM % 2)) = 0 ] && other_branch && b=$ob && [ -n "$b" ]; then
+		commit_pending
+		what="switch to $b"
+		set -- switch "$repo" "$b" "$(switch_args)"
+	else
+		what="save"
+		set -- save "$repo"
+	fi
+	# the moment: a random time after the start (the JVM takes ~3 s to start), or a random time (0-400 ms) after
+	# the work began: the checkout (its log line) or the first archive file the save writes in the store
+	local trigger=$((RANDOM % 2)) known
+	delay=$(( trigger == 0 ? 1500 + RANDOM % 9000 : RANDOM % 400 ))
+	[ $trigger = 0 ] && step_name="kill -9 of the IDE ${delay} ms into a $what" \
+		|| step_name="kill -9 of the IDE ${delay} ms after the $what began writing"
+	say "$step_no: $step_name"
+	known=$(find "$store/states" -type f | sort)
+	java ${IDE_JVM:--Xmx2g} -jar "$launcher" -nosplash -data "$ws" $IDE_ARGS -application dev.branchstate.core.app "$@" > "$log" 2>&1 &
+	pid=$!
+	n_kill_attempts=$((n_kill_attempts + 1))
+	if [ $trigger = 1 ]; then
+		local until=$((SECONDS + 120))
+		while kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt $until ]; do
+			grep -q '^checkout ' "$log" && break
+			[ -n "$(find "$store/states" -type f | sort | comm -13 <(echo "$known") - | head -1)" ] && break
+			sleep 0.02
+		done
+	fi
+	sleep "$(awk -v d="$delay" 'BEGIN { printf "%.3f", d / 1000 }')"
+	if kill -9 "$pid" 2>/dev/null; then
+		n_kills=$((n_kills + 1))
+		say "   killed while running; last lines: $(grep -E '^(saved|restored|skipped|failed|checkout|switch|refresh)' "$log" | tail -2 | tr '\n' ';')"
+	else
+		say "   the session had ended before the kill"
+	fi
+	wait "$pid" 2>/dev/null || true
+	if [ -f "$repo/.git/index.lock" ]; then
+		rm -f "$repo/.git/index.lock"
+		say "   removed .git/index.lock left by the killed checkout"
+	fi
+	if [ "$what" != save ] && [ -n "$(porcelain)" ]; then
+		# the checkout was cut short: the work tree is half of each branch; a user forces the checkout again
+		git -C "$repo" reset -q --hard && git -C "$repo" clean -q -fd -e bin
+		say "   the killed checkout left the work tree half done: git reset --hard"
+	fi
+	expect_tree # the check's session is the IDE started again
+}
+# full disk: the store's file system filled to a few hundred kB (less than an archive) before a save or a switch
+# that saves; the save must fail cleanly: no catalog entry for a partial archive, no file left behind, the
+# workspace equal to a clean build; then the space is freed again.
+step_full_disk() {
+	[ $tmpfs = 1 ] || { step_save; return; }
+	local b keep avail log=$logs/step-$step_no.log what
+	keep=$(( (RANDOM % 400) * 1024 ))
+	avail=$(df --output=avail -B1 "$store" | tail -1)
+	head -c $((avail > keep ? avail - keep : 0)) /dev/zero > "$store/filler" 2>/dev/null || true
+	if [ $((RANDOM % 2)) = 0 ] && [ $auto = on ] && other_branch && b=$ob && [ -n "$b" ]; then
+		commit_pending
+		what="in-IDE checkout of $b (saves the state left)"
+		step_name="full disk ($(df --output=avail -B1 "$store" | tail -1) bytes free) during an $what"
+		say "$step_no: $step_name"
+		app switch "$repo" "$b" --with-branchstate > "$log" || say "   the switch command exited with $?"
+		[ "$(current)" = "$b" ] || { cat "$log" >&2; fail "the checkout of $b did not happen"; }
+		expected_porcelain= expected_print=$(fingerprint)
+	else
+		what="Save State"
+		step_name="full disk ($(df --output=avail -B1 "$store" | tail -1) bytes free) during a $what"
+		say "$step_no: $step_name"
+		app save "$repo" > "$log" && say "   saved (it fitted)" || say "   the save failed (exit $?)"
+		expect_tree
+	fi
+	grep -E '^(saved|restored|skipped|failed|checkout|branchstate:) ' "$log" | cut -c1-160 | sed 's/^/   /' || true
+	n_full=$((n_full + 1))
+	rm -f "$store/filler"
+}
+step_toggle() {
+	auto=$([ $auto = on ] && echo off || echo on)
+	customize
+	step_name="automatic switching $auto"
+	say "$step_no: $step_name"
+	expect_tree
+}
+
+# the first check: the initial full build equals a clean build
+expect_tree
+say "0: initial build"
+check
+weights=(ide_checkout ide_checkout ide_checkout terminal_checkout terminal_checkout terminal_checkout new_branch new_branch
+	commit commit commit commit uncommitted uncommitted reset stash save save delete damage damage kill kill kill toggle
+	full_disk full_disk)
+for ((step_no = 1; step_no <= steps; step_no++)); do
+	damaged=
+	"step_${weights[$((RANDOM % ${#weights[@]}))]}"
+	check
+done
+step_no=$steps
+summary
+}
+main "$@"
