@@ -31,7 +31,6 @@ import org.eclipse.equinox.app.IApplication;
 import org.eclipse.equinox.app.IApplicationContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.osgi.framework.Bundle;
@@ -387,37 +386,6 @@ class ApplicationTest {
 		assertThat(run("build", repo, "--frobnicate")).isEqualTo(2);
 		assertThat(run("problems")).isEqualTo(2);
 		assertThat(run("problems", temp.resolve("missing").toString())).isEqualTo(3);
-	}
-
-	/**
-	 * Found by the soak (releng/soak/run.sh --steps 12 --seed 1): a save copies the entries that did not change
-	 * verbatim from the previous state (the branch's own, else the repository's newest) with their recorded CRC, so a
-	 * damaged previous archive makes the new state corrupt too, although the workspace it saves is sound.
-	 */
-	@Test
-	@Disabled("bug found by the soak, not fixed yet: the new archive is corrupt (CRC-32 mismatch); enable with the fix")
-	void aSaveDoesNotCopyTheDamageOfThePreviousArchive() throws Exception {
-		String repo = f.workTree.toString();
-		f.output(Map.of("A.class", Fixtures.random(200_000, 7)));
-		assertThat(run("save", repo)).as(err).isEqualTo(IApplication.EXIT_OK);
-		StateInfo first = f.service.states(f.gitDir()).get(0);
-		long size = Files.size(first.archive());
-		try (RandomAccessFile raf = new RandomAccessFile(first.archive().toFile(), "rw")) {
-			raf.seek(size / 2);
-			raf.write(new byte[] { (byte) 0xde, (byte) 0xad, (byte) 0xbe, (byte) 0xef, 1, 2, 3, 4 });
-		}
-		assertThat(run("verify", repo)).isEqualTo(1);
-
-		f.git.checkout().setCreateBranch(true).setName("other").call();
-		f.write("src/C.java", "class C {}\n");
-		String second = f.commit("other").name();
-		assertThat(run("save", repo)).as(err).isEqualTo(IApplication.EXIT_OK);
-		StateInfo saved = f.service.states(f.gitDir()).stream().filter(s -> s.commitId().equals(second)).findFirst()
-				.orElseThrow();
-		assertThat(run("verify", repo)).isEqualTo(1);
-		assertThat(out).as("the new state of a sound workspace").contains("ok " + second)
-				.contains("corrupt " + first.commitId());
-		f.service.verify(saved, null);
 	}
 
 	/** @return the one line of the output of the last command that starts so */
