@@ -15,7 +15,6 @@ import org.eclipse.jdt.core.IClasspathEntry;
 import org.eclipse.jdt.core.IJavaProject;
 import org.eclipse.jdt.core.JavaCore;
 import org.eclipse.osgi.util.NLS;
-import org.osgi.framework.FrameworkUtil;
 
 import dev.branchstate.core.IRestoreContext;
 import dev.branchstate.core.ISaveContext;
@@ -71,11 +70,7 @@ public final class JdtBuildStateContributor implements IStateContributor {
 
 	@Override
 	public boolean appliesTo(IProject project) {
-		try {
-			return project.isAccessible() && project.hasNature(JavaCore.NATURE_ID);
-		} catch (CoreException e) {
-			return false;
-		}
+		return JavaProjects.isJavaProject(project);
 	}
 
 	@Override
@@ -87,7 +82,7 @@ public final class JdtBuildStateContributor implements IStateContributor {
 		}
 		try {
 			context.addBytes(STATE, state);
-			context.addBytes(JDT_VERSION, jdtVersion().getBytes(StandardCharsets.UTF_8));
+			context.addBytes(JDT_VERSION, JavaProjects.jdtVersion().getBytes(StandardCharsets.UTF_8));
 		} catch (IOException e) {
 			throw new CoreException(Status.error(e.getMessage(), e));
 		}
@@ -98,9 +93,10 @@ public final class JdtBuildStateContributor implements IStateContributor {
 		IProject project = context.project();
 		try {
 			String written = new String(readAll(context, JDT_VERSION), StandardCharsets.UTF_8);
-			if (!written.equals(jdtVersion())) {
+			if (!written.equals(JavaProjects.jdtVersion())) {
 				throw new CoreException(Status.warning(
-						NLS.bind(Messages.JdtState_otherVersion, new Object[] { project.getName(), written, jdtVersion() })));
+						NLS.bind(Messages.JdtState_otherVersion,
+								new Object[] { project.getName(), written, JavaProjects.jdtVersion() })));
 			}
 			Object state = JdtBuildStates.read(project, readAll(context, STATE));
 			if (state == null) {
@@ -118,8 +114,4 @@ public final class JdtBuildStateContributor implements IStateContributor {
 		}
 	}
 
-	/** @return the version of the JDT core bundle running: a state is restored by the JDT that wrote it only */
-	private static String jdtVersion() {
-		return FrameworkUtil.getBundle(JavaCore.class).getVersion().toString();
-	}
 }

@@ -16,7 +16,6 @@ import org.eclipse.core.runtime.Status;
 import org.eclipse.jdt.core.IJavaProject;
 import org.eclipse.jdt.core.JavaCore;
 import org.eclipse.osgi.util.NLS;
-import org.osgi.framework.FrameworkUtil;
 
 import dev.branchstate.core.IRestoreContext;
 import dev.branchstate.core.ISaveContext;
@@ -43,11 +42,7 @@ public final class JdtIndexContributor implements IStateContributor {
 
 	@Override
 	public boolean appliesTo(IProject project) {
-		try {
-			return project.isAccessible() && project.hasNature(JavaCore.NATURE_ID);
-		} catch (CoreException e) {
-			return false;
-		}
+		return JavaProjects.isJavaProject(project);
 	}
 
 	@Override
@@ -59,7 +54,8 @@ public final class JdtIndexContributor implements IStateContributor {
 		}
 		try {
 			context.addBytes(INDEX, index);
-			context.addBytes(JdtBuildStateContributor.JDT_VERSION, jdtVersion().getBytes(StandardCharsets.UTF_8));
+			context.addBytes(JdtBuildStateContributor.JDT_VERSION,
+					JavaProjects.jdtVersion().getBytes(StandardCharsets.UTF_8));
 		} catch (IOException e) {
 			throw new CoreException(Status.error(e.getMessage(), e));
 		}
@@ -77,9 +73,9 @@ public final class JdtIndexContributor implements IStateContributor {
 		byte[] index;
 		try {
 			String written = new String(readAll(context, JdtBuildStateContributor.JDT_VERSION), StandardCharsets.UTF_8);
-			if (!written.equals(jdtVersion())) {
+			if (!written.equals(JavaProjects.jdtVersion())) {
 				ILog.of(JdtIndexContributor.class).info(NLS.bind(Messages.JdtIndex_otherVersion,
-						new Object[] { project.getName(), written, jdtVersion() }));
+						new Object[] { project.getName(), written, JavaProjects.jdtVersion() }));
 				return;
 			}
 			index = readAll(context, INDEX);
@@ -114,10 +110,5 @@ public final class JdtIndexContributor implements IStateContributor {
 		try (InputStream in = context.open(name)) {
 			return in.readAllBytes();
 		}
-	}
-
-	/** @return the version of the JDT core bundle running: an index is restored by the JDT that wrote it only */
-	private static String jdtVersion() {
-		return FrameworkUtil.getBundle(JavaCore.class).getVersion().toString();
 	}
 }

@@ -121,24 +121,7 @@ final class JavaRepository implements AutoCloseable {
 	 */
 	Build cleanBuild(Path scratch) throws Exception {
 		String name = projectName + "-clean" + NAMES.incrementAndGet();
-		Path copy = scratch.resolve(name);
-		try (var walk = Files.walk(workTree)) {
-			for (Path source : walk.toList()) {
-				Path relative = workTree.relativize(source);
-				if (relative.toString().isEmpty() || relative.startsWith(".git")
-						|| relative.getName(0).toString().startsWith("bin")) { // the output folders (bin, bin-gen)
-					continue;
-				}
-				Path target = copy.resolve(relative.toString());
-				if (Files.isDirectory(source)) {
-					Files.createDirectories(target);
-				} else {
-					Files.createDirectories(target.getParent());
-					Files.copy(source, target);
-				}
-			}
-		}
-		Files.writeString(copy.resolve(".project"), projectFiles(name).get(".project"));
+		Path copy = copyOfWorkTree(scratch, name);
 		IProject project = null;
 		try {
 			IWorkspace workspace = ResourcesPlugin.getWorkspace();
@@ -153,6 +136,32 @@ final class JavaRepository implements AutoCloseable {
 				project.delete(true, true, null);
 			}
 		}
+	}
+
+	/**
+	 * A copy of the working tree without {@code .git} and the output folders ({@code bin}, {@code bin-gen}), its
+	 * {@code .project} naming another project. @return the copy's folder, {@code scratch/name}
+	 */
+	Path copyOfWorkTree(Path scratch, String name) throws IOException {
+		Path copy = scratch.resolve(name);
+		try (var walk = Files.walk(workTree)) {
+			for (Path source : walk.toList()) {
+				Path relative = workTree.relativize(source);
+				if (relative.toString().isEmpty() || relative.startsWith(".git")
+						|| relative.getName(0).toString().startsWith("bin")) {
+					continue;
+				}
+				Path target = copy.resolve(relative.toString());
+				if (Files.isDirectory(source)) {
+					Files.createDirectories(target);
+				} else {
+					Files.createDirectories(target.getParent());
+					Files.copy(source, target);
+				}
+			}
+		}
+		Files.writeString(copy.resolve(".project"), projectFiles(name).get(".project"));
+		return copy;
 	}
 
 	/**

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -338,23 +337,7 @@ class JdtIndexSwitchTest {
 	 */
 	private Searched freshlyIndexedCopy() throws Exception {
 		String name = repo.projectName + "-fresh" + NAMES.incrementAndGet();
-		Path copy = temp.resolve(name);
-		try (var walk = Files.walk(repo.workTree)) {
-			for (Path source : walk.toList()) {
-				Path relative = repo.workTree.relativize(source);
-				if (relative.toString().isEmpty() || relative.startsWith(".git") || relative.startsWith("bin")) {
-					continue;
-				}
-				Path target = copy.resolve(relative.toString());
-				if (Files.isDirectory(source)) {
-					Files.createDirectories(target);
-				} else {
-					Files.createDirectories(target.getParent());
-					Files.copy(source, target);
-				}
-			}
-		}
-		Files.writeString(copy.resolve(".project"), JavaRepository.projectFiles(name).get(".project"));
+		Path copy = repo.copyOfWorkTree(temp, name);
 		IWorkspace workspace = ResourcesPlugin.getWorkspace();
 		IProject fresh = workspace.getRoot().getProject(name);
 		try {
