@@ -73,14 +73,7 @@ class JavaBuildSwitchTest {
 	@AfterEach
 	void tearDown() throws Exception {
 		JdtBuilds.release();
-		SwitchHarness.awaitQuiet();
-		if (project != null && project.exists()) {
-			for (StateInfo state : harness.service.states(repo.gitDir())) {
-				harness.service.delete(state);
-			}
-			project.delete(false, true, null);
-		}
-		repo.close();
+		repo.discard(harness, project);
 		harness.autoBuild(true);
 		harness.close();
 	}

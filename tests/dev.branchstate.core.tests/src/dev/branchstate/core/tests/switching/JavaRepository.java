@@ -28,6 +28,8 @@ import org.eclipse.jdt.core.IJavaProject;
 import org.eclipse.jdt.core.JavaCore;
 import org.eclipse.jgit.api.Git;
 
+import dev.branchstate.core.StateInfo;
+
 /**
  * A Git repository holding one Java project at its root, as a user's would: {@code .project} with the Java nature
  * and builder, {@code .classpath} with the source folder {@code src}, the running JDK as a library and the output
@@ -108,6 +110,21 @@ final class JavaRepository implements AutoCloseable {
 		project.create(description, null);
 		project.open(null);
 		return project;
+	}
+
+	/**
+	 * After a test: the repository's stored states and the imported project (if any; its files stay) deleted, the
+	 * repository closed.
+	 */
+	void discard(SwitchHarness harness, IProject project) throws Exception {
+		SwitchHarness.awaitQuiet();
+		if (project != null && project.exists()) {
+			for (StateInfo state : harness.service.states(gitDir())) {
+				harness.service.delete(state);
+			}
+			project.delete(false, true, null);
+		}
+		close();
 	}
 
 	/** Runs the git command line in the work tree, as a user in a terminal would. */

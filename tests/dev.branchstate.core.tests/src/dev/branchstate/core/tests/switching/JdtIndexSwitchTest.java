@@ -89,14 +89,7 @@ class JdtIndexSwitchTest {
 
 	@AfterEach
 	void tearDown() throws Exception {
-		SwitchHarness.awaitQuiet();
-		if (project != null && project.exists()) {
-			for (StateInfo state : harness.service.states(repo.gitDir())) {
-				harness.service.delete(state);
-			}
-			project.delete(false, true, null);
-		}
-		repo.close();
+		repo.discard(harness, project);
 		harness.close();
 	}
 
