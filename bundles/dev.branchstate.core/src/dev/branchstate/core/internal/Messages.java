@@ -12,6 +12,8 @@ public final class Messages extends NLS {
 
 	public static String Store_catalogUnreadable;
 	public static String Store_cannotWrite;
+	public static String Store_leftoverDeleted;
+	public static String Store_leftoversNotDeleted;
 
 	public static String Contributors_invalid;
 	public static String Contributors_failed;

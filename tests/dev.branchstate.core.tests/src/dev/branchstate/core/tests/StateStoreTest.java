@@ -11,10 +11,14 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.branchstate.archive.ArchiveWriter;
+import dev.branchstate.archive.Archives;
+import dev.branchstate.archive.WriteOptions;
 import dev.branchstate.core.StateInfo;
 import dev.branchstate.core.internal.store.StateStore;
 
@@ -93,19 +97,39 @@ class StateStoreTest {
 	}
 
 	@Test
-	void orphansOfCrashedSavesAreRemovedOnlyWhenOldEnough() throws Exception {
+	void archivesNoEntryNamesAreRemovedOnlyWhenOldEnoughTemporaryFilesOfGoneWritersAtOnce() throws Exception {
 		File gitDir = Files.createDirectories(temp.resolve("repo/.git")).toFile();
 		StateStore store = new StateStore(temp.resolve("store"));
 		StateInfo kept = state(store, gitDir, commit(1), List.of("main"), 10, Instant.now());
 		store.add(kept, Set.of(), 0);
 		Path orphan = store.newArchivePath(gitDir, commit(2));
 		Files.write(orphan, new byte[5]);
-		Path temporary = orphan.resolveSibling("." + orphan.getFileName() + ".tmp-1234");
+		// a killed writer's file (nobody holds its lock), and a killed catalog write's
+		Path temporary = orphan.resolveSibling("." + orphan.getFileName() + ".tmp-1234abcd");
 		Files.write(temporary, new byte[5]);
-		assertThat(store.cleanOrphans(Duration.ofMinutes(10))).isEmpty();
-		Files.setLastModifiedTime(orphan, FileTime.from(Instant.now().minusSeconds(3600)));
-		Files.setLastModifiedTime(temporary, FileTime.from(Instant.now().minusSeconds(3600)));
-		assertThat(store.cleanOrphans(Duration.ofMinutes(10))).containsExactlyInAnyOrder(orphan, temporary);
+		Path catalogTemporary = temp.resolve("store/." + StateStore.CATALOG_FILE + ".tmp-5678");
+		Files.write(catalogTemporary, new byte[5]);
+		Files.setLastModifiedTime(temporary, FileTime.from(Instant.now().minusSeconds(10)));
+		// a running writer's file, however old
+		Path running = store.newArchivePath(gitDir, commit(3));
+		Path source = Files.writeString(temp.resolve("A.class"), "class A");
+		try (ArchiveWriter writer = Archives.newWriter(running, WriteOptions.defaults())) {
+			writer.addFile(source, "A.class");
+			Path runningTemporary;
+			try (Stream<Path> files = Files.list(running.getParent())) {
+				runningTemporary = files.filter(p -> p.getFileName().toString().startsWith("." + running.getFileName()))
+						.findFirst().orElseThrow();
+			}
+			Files.setLastModifiedTime(runningTemporary, FileTime.from(Instant.now().minusSeconds(3600)));
+
+			assertThat(store.cleanOrphans(Duration.ofMinutes(10))).containsExactlyInAnyOrder(temporary,
+					catalogTemporary);
+			Files.setLastModifiedTime(orphan, FileTime.from(Instant.now().minusSeconds(3600)));
+			assertThat(store.cleanOrphans(Duration.ofMinutes(10))).containsExactly(orphan);
+			assertThat(runningTemporary).exists();
+			writer.commit();
+		}
+		assertThat(running).exists();
 		assertThat(kept.archive()).exists();
 		assertThat(store.states()).hasSize(1);
 	}

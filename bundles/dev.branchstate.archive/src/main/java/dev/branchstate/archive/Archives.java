@@ -5,6 +5,7 @@ import java.nio.file.Path;
 
 import dev.branchstate.archive.internal.ParallelArchiveWriter;
 import dev.branchstate.archive.internal.IndexedArchiveReader;
+import dev.branchstate.archive.internal.WriterTemporaryFile;
 
 /** Entry point of the engine: creates writers and opens readers. */
 public final class Archives {
@@ -18,6 +19,18 @@ public final class Archives {
 	 */
 	public static ArchiveWriter newWriter(Path target, WriteOptions options) throws IOException {
 		return new ParallelArchiveWriter(target, options);
+	}
+
+	/**
+	 * Deletes {@code file} if it is the temporary file of a writer that is gone: killed, or crashed before it could
+	 * delete it. A writer holds a lock on its temporary file until it commits or aborts, and the operating system
+	 * releases the locks of a process that dies, so the file of a writer still running, in this process or another,
+	 * is never deleted, however old.
+	 *
+	 * @return whether the file was deleted; {@code false} as well for a file that is not a writer's temporary file
+	 */
+	public static boolean deleteIfAbandoned(Path file) throws IOException {
+		return WriterTemporaryFile.deleteIfAbandoned(file);
 	}
 
 	/** Opens an archive and reads its central directory. */

@@ -89,6 +89,8 @@ public final class StateService implements IStateService {
 
 	/** Default disk budget of the store in MiB. */
 	public static final int DEFAULT_BUDGET_MB = 10240;
+	/** Archives no catalog entry names are deleted at start-up once this old (another IDE's save names its own). */
+	private static final Duration LEFTOVER_MIN_AGE = Duration.ofMinutes(1);
 	/** Default zstd level. */
 	public static final int DEFAULT_LEVEL = 3;
 
@@ -130,8 +132,24 @@ public final class StateService implements IStateService {
 			} catch (IOException e) {
 				throw new CoreException(Status.error(NLS.bind(Messages.Store_cannotWrite, location), e));
 			}
+			cleanLeftovers(store);
 		}
 		return store;
+	}
+
+	/**
+	 * Deletes what saves of a previous session left in the store when the IDE was killed or crashed: the files of
+	 * archive writers that are gone, and archives no catalog entry names. Runs once per store and session, when the
+	 * store is first opened (saves of other IDEs sharing the store are kept: see {@link StateStore#cleanOrphans}).
+	 */
+	private static void cleanLeftovers(StateStore store) {
+		try {
+			for (Path file : store.cleanOrphans(LEFTOVER_MIN_AGE)) {
+				Log.info(NLS.bind(Messages.Store_leftoverDeleted, file));
+			}
+		} catch (IOException | RuntimeException e) {
+			Log.warning(NLS.bind(Messages.Store_leftoversNotDeleted, store.directory()), e);
+		}
 	}
 
 	private static Path preferredLocation() {

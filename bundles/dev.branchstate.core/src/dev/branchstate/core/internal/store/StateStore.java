@@ -38,6 +38,7 @@ import org.eclipse.emf.ecore.resource.impl.BinaryResourceImpl;
 import org.eclipse.emf.ecore.resource.impl.ResourceSetImpl;
 import org.eclipse.emf.ecore.util.EcoreUtil;
 
+import dev.branchstate.archive.Archives;
 import dev.branchstate.core.StateInfo;
 import dev.branchstate.core.emf.EmfStates;
 
@@ -197,9 +198,11 @@ public final class StateStore {
 	}
 
 	/**
-	 * Deletes files under the states folder that no catalog entry names and that are older than {@code minAge}:
-	 * archives of saves that crashed before their catalog entry was written, temporary files of killed writers.
-	 * The age guard keeps the files of saves running in other processes.
+	 * Deletes what crashed or killed writers left in the store: temporary files of archive writers that are gone
+	 * (whatever their age: a running writer holds a lock on its file, see {@link Archives#deleteIfAbandoned}),
+	 * temporary files of catalog writes (written under the catalog lock, which this method holds), and archives that
+	 * no catalog entry names, older than {@code minAge} (a save in another process names its archive in the catalog
+	 * right after the archive got its name: the age guard keeps those).
 	 *
 	 * @return the deleted files
 	 */
@@ -211,17 +214,35 @@ public final class StateStore {
 			}
 			Instant limit = Instant.now().minus(minAge);
 			List<Path> deleted = new ArrayList<>();
-			try (Stream<Path> files = Files.walk(directory.resolve(STATES_DIR))) {
+			try (Stream<Path> files = Files.list(directory)) {
+				for (Path file : (Iterable<Path>) files::iterator) {
+					if (file.getFileName().toString().startsWith("." + CATALOG_FILE + ".tmp-") //$NON-NLS-1$ //$NON-NLS-2$
+							&& Files.deleteIfExists(file)) {
+						deleted.add(file);
+					}
+				}
+			}
+			Path statesDir = directory.resolve(STATES_DIR);
+			if (!Files.isDirectory(statesDir)) {
+				return new Change(states, deleted);
+			}
+			try (Stream<Path> files = Files.walk(statesDir)) {
 				for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
-					if (!known.contains(file.toAbsolutePath().normalize())
-							&& Files.getLastModifiedTime(file).toInstant().isBefore(limit)) {
-						Files.deleteIfExists(file);
+					if (known.contains(file.toAbsolutePath().normalize())) {
+						continue;
+					}
+					if (Archives.deleteIfAbandoned(file) || (!isTemporary(file)
+							&& Files.getLastModifiedTime(file).toInstant().isBefore(limit) && Files.deleteIfExists(file))) {
 						deleted.add(file);
 					}
 				}
 			}
 			return new Change(states, deleted);
 		});
+	}
+
+	private static boolean isTemporary(Path file) {
+		return file.getFileName().toString().startsWith("."); //$NON-NLS-1$
 	}
 
 	/** @return the total size of the archives in the catalog */

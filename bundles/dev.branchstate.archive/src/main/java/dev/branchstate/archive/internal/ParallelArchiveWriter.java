@@ -28,7 +28,6 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -99,17 +98,14 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		this.options = options;
 		this.progress = options.progress() != null ? options.progress() : new ArchiveProgress();
 		this.chunkSize = options.chunkSize();
-		Path dir = this.target.getParent();
-		this.temp = dir.resolve("." + this.target.getFileName() + ".tmp-"
-				+ Long.toHexString(ThreadLocalRandom.current().nextLong()));
+		this.temp = WriterTemporaryFile.beside(this.target);
 		IndexedArchiveReader prev = null;
 		FileChannel channel = null;
 		try {
 			if (options.previous() != null && Files.isRegularFile(options.previous())) {
 				prev = IndexedArchiveReader.open(options.previous());
 			}
-			channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
-					StandardOpenOption.READ);
+			channel = WriterTemporaryFile.createLocked(temp);
 		} catch (IOException | RuntimeException e) {
 			if (prev != null) {
 				prev.close();
@@ -268,10 +264,11 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			if (options.force()) {
 				out.force(true);
 			}
-			out.close();
 			checkCanceled();
+			// moved while still open: the temporary file stays locked (a running write) until it has its name
 			Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
 			finished = true;
+			out.close();
 			release();
 			return new WriteResult(records.size(), copied.get(), bytesIn, size);
 		} catch (IOException | RuntimeException | Error e) {
