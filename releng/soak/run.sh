@@ -5,13 +5,17 @@
 # the same working tree, in a second workspace. Stops at the first divergence, printing the seed, the step and what
 # differs.
 #
-#   ./launch releng/soak/run.sh --steps N --seed S [--no-build] [--dir /tmp/soak-S]
+#   ./launch releng/soak/run.sh --steps N --seed S [--no-build] [--dir /tmp/soak-S] [--require-each]
+#
+# --require-each: fail unless the run killed the IDE, damaged an archive and filled the disk at least once each (the
+# short run of the test command, tests/dev.branchstate.soak).
 #
 # Steps: in-IDE checkout (headless switch, JGit), terminal checkout (git CLI, then an IDE session that notices it),
 # new branch, a commit of a valid Java edit (add a method, add a file, delete an unreferenced file, change a method
-# body), an uncommitted edit, reset --hard, stash and pop, Save State, delete a stored state, damage a stored
-# archive (flip bytes in the middle or truncate: verify must name it, the next restore must refuse it), kill -9 of
-# the IDE during a switch or a save (then start again), automatic switching off and on, a full disk during a save
+# body), an uncommitted edit, reset --hard, stash and pop, a fast-forward pull from a second clone, Save State,
+# Restore State of another stored commit, delete a stored state, damage a stored archive (flip bytes in the middle
+# or truncate: verify must name it, the next restore must refuse it), kill -9 of the IDE during a switch, a save or
+# a build (then start again), automatic switching off and on, a full disk during a save
 # (the store is a 256 MB tmpfs the driver mounts; the step fills it up to a few hundred kB first: needs root).
 # Invariants per step: Git's view of the work tree is exactly the driver's own edits (no tracked file written by
 # Branchstate), verify finds every archive sound (except the one the driver damaged), no file under the store's
@@ -19,14 +23,15 @@
 set -euo pipefail
 main() {
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-steps=20 seed=1 build=1 dir=
+steps=20 seed=1 build=1 dir= require_each=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--steps) steps=$2; shift ;;
 	--seed) seed=$2; shift ;;
 	--no-build) build=0 ;;
 	--dir) dir=$2; shift ;;
-	*) echo "soak: unknown option $1 (use --steps N, --seed S, --no-build, --dir D)" >&2; exit 2 ;;
+	--require-each) require_each=1 ;;
+	*) echo "soak: unknown option $1 (use --steps N, --seed S, --no-build, --dir D, --require-each)" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -56,7 +61,7 @@ fail() {
 
 if [ $build = 1 ]; then
 	say "== building the update site and the IDE"
-	./mvnw -B -q -DskipTests verify
+	./mvnw -B -q -DskipTests verify # (-DskipTests leaves out the soak module too)
 fi
 say "== installing Branchstate and Branchstate for Java into a fresh IDE in $dir"
 umount "$dir/store" 2>/dev/null || true
@@ -102,6 +107,11 @@ git -C "$repo" add -A
 git -C "$repo" commit -q -m "Apache Commons Lang 3.18.0 sources"
 say "$(git -C "$repo" ls-files | wc -l) tracked files"
 app import "$repo" > "$logs/import.log" || { cat "$logs/import.log"; fail "import failed"; }
+# a second clone, where "someone else" commits: the pull step fast-forwards from it
+upstream=$dir/upstream
+git clone -q "$repo" "$upstream"
+git -C "$upstream" config user.name "Branchstate soak (second clone)"
+git -C "$upstream" config user.email "soak2@branchstate.invalid"
 
 # ------------------------------------------------------------------------------------------------ edits
 
@@ -232,10 +242,12 @@ check() {
 	left=$(find "$store/states" -type f | sort | comm -23 - <(awk '/^(ok|corrupt) / {print $3}' "$logs/verify-$step_no.log" | sed 's/:$//' | sort) \
 		| comm -23 - <(sort -u "$dir/leftovers.seen" 2>/dev/null) || true)
 	if [ -n "$left" ]; then
+		# the IDE session of the check started after any kill: what a killed save left must be gone by now
 		n_leftovers=$((n_leftovers + $(wc -l <<<"$left")))
 		echo "$left" >> "$dir/leftovers.seen"
 		say "   LEFTOVER files in the store that the catalog does not name ($(wc -l <<<"$left")):"
 		sed 's/^/     /' <<<"$left"
+		fail "files left in the store after the IDE started again"
 	fi
 	say "   ok: bin/ $(find "$repo/bin" -type f | wc -l) files = clean build, $(wc -l < "$dir/problems.txt") problems = clean build;" \
 		"git status as the driver left it; $(tail -1 "$logs/verify-$step_no.log")"
@@ -326,6 +338,35 @@ step_stash() {
 	git -C "$repo" stash pop -q
 	expect_tree
 }
+# a fast-forward pull of the current branch from the second clone, where an edit was committed on top of it
+step_pull() {
+	local b here=$repo
+	b=$(current)
+	[ "$b" != HEAD ] || { step_commit; return; }
+	commit_pending
+	git -C "$upstream" fetch -q origin
+	git -C "$upstream" checkout -q -B "$b" "origin/$b"
+	repo=$upstream; java_edit; repo=$here
+	git -C "$upstream" add -A && git -C "$upstream" commit -q -m "soak step $step_no, second clone: $edit"
+	step_name="git pull --ff-only of $b from a second clone: $edit"
+	say "$step_no: $step_name"
+	git -C "$repo" pull -q --ff-only "$upstream" "$b"
+	expect_tree
+}
+# Restore State of another stored commit (an older one) onto the working tree as it is: its derived data comes
+# back and the sources that differ are rebuilt
+step_restore_older() {
+	local cs c head
+	head=$(git -C "$repo" rev-parse HEAD)
+	mapfile -t cs < <(stored_states | grep -v -x "$head" || true)
+	[ ${#cs[@]} -gt 0 ] || { step_save; return; }
+	c=${cs[RANDOM % ${#cs[@]}]}
+	step_name="Restore State of ${c:0:10} onto $(current)@${head:0:10}"
+	say "$step_no: $step_name"
+	app restore "$repo" "$c" > "$logs/step-$step_no.log" || say "   the restore command exited with $?"
+	grep -E '^(restored|branchstate:) ' "$logs/step-$step_no.log" | cut -c1-160 | sed 's/^/   /' || true
+	expect_tree
+}
 step_save() {
 	step_name="Save State"
 	say "$step_no: $step_name"
@@ -381,13 +422,18 @@ step_damage() {
 	n_refused=$((n_refused + 1))
 	expected_porcelain= expected_print=$(fingerprint)
 }
-# kill -9 of the IDE during a switch or a save, at a random moment; then the IDE starts again (the check's session)
+# kill -9 of the IDE during a switch, a save or a build, at a random moment; then the IDE starts again (the
+# check's session)
 step_kill() {
-	local b what delay pid log=$logs/step-$step_no.log
-	if [ $((RANDOM % 2)) = 0 ] && other_branch && b=$ob && [ -n "$b" ]; then
+	local b what delay pid log=$logs/step-$step_no.log kind=$((RANDOM % 3))
+	if [ $kind = 0 ] && other_branch && b=$ob && [ -n "$b" ]; then
 		commit_pending
 		what="switch to $b"
 		set -- switch "$repo" "$b" "$(switch_args)"
+	elif [ $kind = 1 ]; then
+		java_edit
+		what="build after an edit ($edit)"
+		set -- build "$repo"
 	else
 		what="save"
 		set -- save "$repo"
@@ -423,7 +469,7 @@ step_kill() {
 		rm -f "$repo/.git/index.lock"
 		say "   removed .git/index.lock left by the killed checkout"
 	fi
-	if [ "$what" != save ] && [ -n "$(porcelain)" ]; then
+	if [[ $what == switch* ]] && [ -n "$(porcelain)" ]; then
 		# the checkout was cut short: the work tree is half of each branch; a user forces the checkout again
 		git -C "$repo" reset -q --hard && git -C "$repo" clean -q -fd -e bin
 		say "   the killed checkout left the work tree half done: git reset --hard"
@@ -471,8 +517,8 @@ expect_tree
 say "0: initial build"
 check
 weights=(ide_checkout ide_checkout ide_checkout terminal_checkout terminal_checkout terminal_checkout new_branch new_branch
-	commit commit commit commit uncommitted uncommitted reset stash save save delete damage damage kill kill kill toggle
-	full_disk full_disk)
+	commit commit commit commit uncommitted uncommitted reset stash pull save save restore_older delete damage damage kill
+	kill kill toggle full_disk full_disk)
 for ((step_no = 1; step_no <= steps; step_no++)); do
 	damaged=
 	"step_${weights[$((RANDOM % ${#weights[@]}))]}"
@@ -480,5 +526,9 @@ for ((step_no = 1; step_no <= steps; step_no++)); do
 done
 step_no=$steps
 summary
+if [ $require_each = 1 ] && { [ $n_kills = 0 ] || [ $n_damaged = 0 ] || [ $n_full = 0 ]; }; then
+	echo "soak: the run did not kill the IDE, damage an archive and fill the disk at least once each (--require-each)" >&2
+	exit 1
+fi
 }
 main "$@"

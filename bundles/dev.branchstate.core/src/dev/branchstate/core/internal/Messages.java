@@ -12,6 +12,7 @@ public final class Messages extends NLS {
 
 	public static String Store_catalogUnreadable;
 	public static String Store_cannotWrite;
+	public static String Store_cleaningJob;
 	public static String Store_leftoverDeleted;
 	public static String Store_leftoversNotDeleted;
 
@@ -38,6 +39,12 @@ public final class Messages extends NLS {
 	public static String Service_verifying;
 	public static String Service_restored;
 	public static String Service_restoredPartly;
+	public static String Service_restoreInterrupted;
+	public static String Service_restoreNotRecorded;
+	public static String Service_restoreRecordNotDeleted;
+	public static String Service_restoreNotRecovered;
+	public static String Service_recoveryJob;
+	public static String Service_notBuiltInterrupted;
 	public static String Service_restoreFailed;
 	public static String Service_restoreCanceled;
 	public static String Service_contributorRestoreFailed;

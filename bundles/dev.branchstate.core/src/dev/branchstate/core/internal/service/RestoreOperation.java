@@ -1,5 +1,6 @@
 package dev.branchstate.core.internal.service;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -20,12 +21,14 @@ import org.eclipse.core.resources.IWorkspace;
 import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.IPath;
 import org.eclipse.core.runtime.MultiStatus;
+import org.eclipse.core.runtime.Status;
 import org.eclipse.core.runtime.SubMonitor;
 import org.eclipse.osgi.util.NLS;
 
 import dev.branchstate.archive.ArchiveReader;
 import dev.branchstate.core.IStateContributor;
 import dev.branchstate.core.StateInfo;
+import dev.branchstate.core.internal.Log;
 import dev.branchstate.core.internal.Messages;
 import dev.branchstate.core.internal.build.BuildManagerAccess;
 import dev.branchstate.core.internal.build.CleanBuildJob;
@@ -47,6 +50,7 @@ final class RestoreOperation {
 
 	private final IWorkspace workspace;
 	private final ContributorRegistry contributors;
+	private final RestoreJournal journal;
 	private final ArchiveReader reader;
 	private final StateInfo state;
 	private final String currentCommit;
@@ -60,11 +64,12 @@ final class RestoreOperation {
 	/** The projects whose derived data was removed by the fail-safe. */
 	private final Set<IProject> discarded = new LinkedHashSet<>();
 
-	RestoreOperation(IWorkspace workspace, ContributorRegistry contributors, ArchiveReader reader, StateInfo state,
-			String currentCommit, Map<IProject, Set<IPath>> changed, MultiStatus problems, int workers,
-			BooleanSupplier canceled) {
+	RestoreOperation(IWorkspace workspace, ContributorRegistry contributors, RestoreJournal journal,
+			ArchiveReader reader, StateInfo state, String currentCommit, Map<IProject, Set<IPath>> changed,
+			MultiStatus problems, int workers, BooleanSupplier canceled) {
 		this.workspace = workspace;
 		this.contributors = contributors;
+		this.journal = journal;
 		this.reader = reader;
 		this.state = state;
 		this.currentCommit = currentCommit;
@@ -141,10 +146,45 @@ final class RestoreOperation {
 				.toList();
 	}
 
-	/** Restores the parts, hands off, touches; on a failure, removes the derived data and has it rebuilt in full. */
+	/**
+	 * Restores the parts, hands off, touches; on a failure, removes the derived data and has it rebuilt in full. The
+	 * restore is on record in the journal while it writes, so that the next session does the same if it never ends.
+	 */
 	void run(List<Selected> selected, SubMonitor monitor) throws CoreException {
-		SubMonitor work = SubMonitor.convert(monitor, selected.size() + changed.size() + 1);
 		List<IProject> projects = selected.stream().map(Selected::project).distinct().toList();
+		RestoreJournal.Entry entry;
+		try {
+			entry = journal.begin(projects);
+		} catch (IOException e) {
+			throw new CoreException(Status.error(Messages.Service_restoreNotRecorded, e));
+		}
+		try {
+			write(selected, projects, monitor);
+		} catch (CoreException | RuntimeException e) {
+			close(entry, e);
+			throw e;
+		} catch (Error e) {
+			entry.abandon(); // no fail-safe ran: the journal's recovery does it
+			throw e;
+		}
+		close(entry, null);
+	}
+
+	private static void close(RestoreJournal.Entry entry, Exception failure) {
+		try {
+			entry.close();
+		} catch (IOException e) {
+			// the record stays: the next session removes derived data that is sound and has it rebuilt
+			if (failure != null) {
+				failure.addSuppressed(e);
+			} else {
+				Log.warning(Messages.Service_restoreRecordNotDeleted, e);
+			}
+		}
+	}
+
+	private void write(List<Selected> selected, List<IProject> projects, SubMonitor monitor) throws CoreException {
+		SubMonitor work = SubMonitor.convert(monitor, selected.size() + changed.size() + 1);
 		try {
 			Set<IProject> failed = new HashSet<>();
 			Map<IProject, Set<String>> builderStates = new LinkedHashMap<>();
@@ -169,7 +209,7 @@ final class RestoreOperation {
 			}
 			if (!builderStates.isEmpty()) {
 				if (!BuildManagerAccess.handOff(workspace, builderStates)) {
-					builderStates.keySet().forEach(this::rebuildInFull);
+					builderStates.keySet().forEach(RestoreOperation::rebuildInFull);
 				}
 			}
 			work.worked(1);
@@ -182,11 +222,10 @@ final class RestoreOperation {
 			// the builders rebuild it in full, as if Branchstate were absent
 			for (IProject p : projects) {
 				try {
-					DerivedResourcesContributor.discard(p, contributors.derivedFolders(p));
+					discardDerivedData(p, contributors);
 				} catch (CoreException | RuntimeException discardFailure) {
 					e.addSuppressed(discardFailure);
 				}
-				rebuildInFull(p);
 				discarded.add(p);
 			}
 			throw e;
@@ -227,10 +266,22 @@ final class RestoreOperation {
 	}
 
 	/**
+	 * The fail-safe of a restore that cannot be completed once it may have written: removes the project's derived
+	 * data and has its builders build it in full, as if Branchstate were absent. Needs the project's rule.
+	 */
+	static void discardDerivedData(IProject project, ContributorRegistry contributors) throws CoreException {
+		try {
+			DerivedResourcesContributor.discard(project, contributors.derivedFolders(project));
+		} finally {
+			rebuildInFull(project);
+		}
+	}
+
+	/**
 	 * Makes the project's builders build it in full next time: for derived data they can no longer trust. Without
 	 * the internal build manager, a clean build is scheduled instead (it runs once the current rule is released).
 	 */
-	private void rebuildInFull(IProject project) {
+	private static void rebuildInFull(IProject project) {
 		if (!BuildManagerAccess.forgetBuiltState(project)) {
 			CleanBuildJob.schedule(project);
 		}

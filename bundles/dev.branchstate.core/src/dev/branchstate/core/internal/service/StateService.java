@@ -24,6 +24,8 @@ import java.util.function.Function;
 
 import org.eclipse.core.resources.IBuildConfiguration;
 import org.eclipse.core.resources.IProject;
+import org.eclipse.core.resources.IResourceChangeEvent;
+import org.eclipse.core.resources.IResourceChangeListener;
 import org.eclipse.core.resources.IWorkspace;
 import org.eclipse.core.resources.IncrementalProjectBuilder;
 import org.eclipse.core.resources.ResourcesPlugin;
@@ -96,6 +98,9 @@ public final class StateService implements IStateService {
 
 	private final IWorkspace workspace;
 	private final ContributorRegistry contributors;
+	private final RestoreJournal journal;
+	/** Recovers unfinished restores before any build (a build that starts before the recovery job ran). */
+	private final IResourceChangeListener recoveryBeforeBuild = event -> recoverInterruptedRestores(null);
 	private final ListenerList<IStateListener> listeners = new ListenerList<>();
 	private final Map<File, ReentrantLock> repositoryLocks = new ConcurrentHashMap<>();
 	private StateStore store;
@@ -105,11 +110,86 @@ public final class StateService implements IStateService {
 	public StateService(@Reference IWorkspace workspace) {
 		this.workspace = workspace;
 		this.contributors = new ContributorRegistry(Platform.getExtensionRegistry());
+		this.journal = new RestoreJournal(
+				Platform.getStateLocation(FrameworkUtil.getBundle(StateService.class)).append("restores").toPath()); //$NON-NLS-1$
+		// what a killed or crashed session left goes at start-up: a restore's half-written output before any build,
+		// a save's files in the store
+		workspace.addResourceChangeListener(recoveryBeforeBuild, IResourceChangeEvent.PRE_BUILD);
+		if (journal.pending()) {
+			Job recovery = Job.createSystem(Messages.Service_recoveryJob, this::recoverInterruptedRestores);
+			recovery.setRule(MultiRule.combine(workspace.getRoot(), workspace.getRuleFactory().buildRule()));
+			recovery.schedule();
+		}
+		Job.createSystem(Messages.Store_cleaningJob, monitor -> {
+			try {
+				store();
+			} catch (CoreException e) {
+				Log.log(e.getStatus());
+			}
+		}).schedule();
 	}
 
 	@Deactivate
 	void deactivate() {
+		workspace.removeResourceChangeListener(recoveryBeforeBuild);
 		contributors.dispose();
+	}
+
+	/** @return the record of the restores that are writing (internal: tests) */
+	public RestoreJournal restoreJournal() {
+		return journal;
+	}
+
+	/**
+	 * Undoes what restores that did not end left (the IDE killed or crashed while one was writing): removes the
+	 * derived data of their projects and has their builders build them in full, then deletes their records. Runs in
+	 * a job at start-up and, should a build come first, before it (PRE_BUILD); a save of such a project is refused
+	 * until then. Costs nothing when no restore is on record.
+	 */
+	public void recoverInterruptedRestores(IProgressMonitor monitor) {
+		if (!journal.pending()) {
+			return;
+		}
+		int mark = journal.mark();
+		List<RestoreJournal.Unfinished> unfinished;
+		try {
+			unfinished = journal.unfinished();
+		} catch (IOException e) {
+			Log.warning(NLS.bind(Messages.Service_restoreNotRecovered, "?", e.getMessage()), e); //$NON-NLS-1$
+			return;
+		}
+		boolean all = true;
+		for (RestoreJournal.Unfinished u : unfinished) {
+			List<IProject> projects = u.projects().stream().map(workspace.getRoot()::getProject)
+					.filter(IProject::isAccessible).toList();
+			String names = String.join(", ", u.projects()); //$NON-NLS-1$
+			try {
+				if (!projects.isEmpty()) {
+					workspace.run(m -> {
+						for (IProject project : projects) {
+							RestoreOperation.discardDerivedData(project, contributors);
+						}
+					}, MultiRule.combine(projects.toArray(ISchedulingRule[]::new)), IWorkspace.AVOID_UPDATE, monitor);
+				}
+				journal.recovered(u);
+				Log.warning(NLS.bind(Messages.Service_restoreInterrupted, names));
+			} catch (CoreException | IOException | RuntimeException e) {
+				all = false; // its record stays for the next session; its projects are not saved meanwhile
+				Log.warning(NLS.bind(Messages.Service_restoreNotRecovered, names, u.file()), e);
+			}
+		}
+		if (all) {
+			journal.allRecovered(mark);
+		}
+	}
+
+	/** @return whether a restore of the project did not finish and was not yet recovered */
+	private boolean interrupted(IProject project) {
+		try {
+			return journal.holds(project);
+		} catch (IOException e) {
+			return true;
+		}
 	}
 
 	/** @return the contributor registry (internal: tests and the headless application) */
@@ -298,7 +378,8 @@ public final class StateService implements IStateService {
 			if (projects.isEmpty()) {
 				throw skipped(dir, commit, branch, NLS.bind(Messages.Service_noProjects, dir), start);
 			}
-			Optional<String> notBuilt = notBuilt(projects);
+			Optional<String> notBuilt = projects.stream().filter(this::interrupted).findFirst()
+					.map(p -> NLS.bind(Messages.Service_notBuiltInterrupted, p.getName())).or(() -> notBuilt(projects));
 			if (notBuilt.isPresent()) {
 				throw skipped(dir, commit, branch, NLS.bind(Messages.Service_notBuilt, dir, notBuilt.get()), start);
 			}
@@ -598,7 +679,7 @@ public final class StateService implements IStateService {
 				List<Selected> parts = selected.stream()
 						.filter(s -> s.builders().isEmpty() || handOff.contains(s.project())).toList();
 				sub.worked(5);
-				RestoreOperation operation = new RestoreOperation(workspace, contributors, reader, state, current,
+				RestoreOperation operation = new RestoreOperation(workspace, contributors, journal, reader, state, current,
 						changed, problems, intPreference(BranchstatePreferences.WORKER_THREADS, 0), sub::isCanceled);
 				ISchedulingRule rule = MultiRule.combine(
 						parts.stream().map(Selected::project).distinct().toArray(ISchedulingRule[]::new));

@@ -34,6 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
 import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateInfo;
 import dev.branchstate.core.internal.build.BuildManagerAccess;
+import dev.branchstate.core.internal.service.RestoreJournal;
+import dev.branchstate.core.internal.service.StateService;
 import dev.branchstate.core.internal.switching.SwitchCommand;
 
 /**
@@ -203,6 +205,40 @@ class JavaBuildSwitchTest {
 		assertThat(monitor.cancelledAt).as("cancelled after the verify, while restoring").isGreaterThan(0.30);
 		SwitchHarness.awaitQuiet();
 		assertEqualToCleanBuild("main");
+	}
+
+	/**
+	 * The IDE killed while a restore writes (issue 12's soak kills it at random moments): what it leaves is the
+	 * restore's record in the journal, an output folder half of each commit (here a class file of a type neither
+	 * commit has) and the extractor's temporary file. JDT's next incremental build would keep all of it; the state
+	 * service's recovery, run before that build, removes the derived data and has JDT build in full, so the result
+	 * equals a clean build, and a save is refused until then. A restore that ends leaves no record.
+	 */
+	@Test
+	void whatARestoreKilledWhileWritingLeftIsRemovedBeforeTheNextBuild() throws Exception {
+		importAndBuild();
+		switchTo("feat");
+		switchTo("main");
+		StateService service = (StateService) harness.service;
+		RestoreJournal journal = service.restoreJournal();
+		assertThat(journal.unfinished()).as("the records of the restores that ended").isEmpty();
+
+		harness.autoBuild(false);
+		journal.begin(List.of(project)).abandon(); // the record a killed restore leaves
+		java.nio.file.Path bin = repo.workTree.resolve("bin/p");
+		java.nio.file.Files.write(bin.resolve("Gone.class"), new byte[] { (byte) 0xca, (byte) 0xfe });
+		java.nio.file.Files.write(bin.resolve(".bs-5eed.tmp"), new byte[] { 1, 2, 3 });
+		project.refreshLocal(IResource.DEPTH_INFINITE, null);
+		assertThatThrownBy(() -> harness.service.save(repo.gitDir(), null))
+				.hasMessageContaining("a restore of project '" + project.getName() + "' did not finish");
+
+		// the next build: its PRE_BUILD runs the recovery first
+		project.getWorkspace().build(IncrementalProjectBuilder.INCREMENTAL_BUILD, null);
+		harness.autoBuild(true);
+		SwitchHarness.awaitQuiet();
+		assertThat(journal.unfinished()).as("the record once recovered").isEmpty();
+		assertEqualToCleanBuild("main");
+		assertThat(harness.service.save(repo.gitDir(), null)).isNotNull();
 	}
 
 	/** Reports cancel once the restore's progress is past its verify step (about a third), i.e. while it writes. */
