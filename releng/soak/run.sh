@@ -18,7 +18,8 @@
 # a build (then start again), automatic switching off and on, a full disk during a save
 # (the store is a 256 MB tmpfs the driver mounts; the step fills it up to a few hundred kB first: needs root).
 # Invariants per step: Git's view of the work tree is exactly the driver's own edits (no tracked file written by
-# Branchstate), verify finds every archive sound (except the one the driver damaged), no file under the store's
+# Branchstate), verify finds every archive sound (except the one the driver damaged), the archives fit the disk
+# budget (4 MiB: about four states, so saves evict all along), no file under the store's
 # states/ that the catalog does not name once the IDE sessions are over (after a kill: once it started again).
 set -euo pipefail
 main() {
@@ -81,9 +82,11 @@ else
 	tmpfs=0
 fi
 ws=$dir/workspace
+restores=$ws/.metadata/.plugins/dev.branchstate.core/restores # the records of the restores writing (RestoreJournal)
 auto=on
-customize() { # the preferences the IDE starts with (default scope): the store, automatic switching
-	printf 'dev.branchstate.core/storeLocation=%s\ndev.branchstate.core/diskBudgetMB=200\ndev.branchstate.core/autoSwitch=%s\n' "$store" \
+budget_mb=4 # about four states of this project: saves evict states all along
+customize() { # the preferences the IDE starts with (default scope): the store, its budget, automatic switching
+	printf 'dev.branchstate.core/storeLocation=%s\ndev.branchstate.core/diskBudgetMB=%s\ndev.branchstate.core/autoSwitch=%s\n' "$store" "$budget_mb" \
 		"$([ $auto = on ] && echo true || echo false)" > "$dir/customization.ini"
 }
 customize
@@ -237,6 +240,21 @@ check() {
 	done
 	damaged=
 	grep -q ' corrupt$' "$logs/verify-$step_no.log" || fail "verify printed no summary"
+	# the disk budget: the archives of the catalog fit it, unless a single one is left (a save never evicts the state
+	# it adds)
+	local archives total
+	archives=$(awk '/^(ok|corrupt) / {print $3}' "$logs/verify-$step_no.log" | sed 's/:$//')
+	total=$(xargs -r stat -c %s <<<"$archives" | awk '{t += $1} END {print t + 0}')
+	if [ "$total" -gt $((budget_mb * 1024 * 1024)) ] && [ "$(grep -c . <<<"$archives")" -gt 1 ]; then
+		cat "$logs/verify-$step_no.log" >&2
+		fail "the stored states take $total bytes, more than the disk budget of $budget_mb MiB"
+	fi
+	# a restore killed while writing: its record goes once the IDE has started again (its derived data removed and
+	# rebuilt in full: compared with a clean build above)
+	if compgen -G "$restores/*" > /dev/null; then
+		ls -l "$restores" >&2
+		fail "the record of an unfinished restore is left after the IDE started again"
+	fi
 	# leftovers: files under states/ that no catalog entry names (each counted once)
 	local left
 	left=$(find "$store/states" -type f | sort | comm -23 - <(awk '/^(ok|corrupt) / {print $3}' "$logs/verify-$step_no.log" | sed 's/:$//' | sort) \
@@ -250,7 +268,7 @@ check() {
 		fail "files left in the store after the IDE started again"
 	fi
 	say "   ok: bin/ $(find "$repo/bin" -type f | wc -l) files = clean build, $(wc -l < "$dir/problems.txt") problems = clean build;" \
-		"git status as the driver left it; $(tail -1 "$logs/verify-$step_no.log")"
+		"git status as the driver left it; $(tail -1 "$logs/verify-$step_no.log"), $((total / 1024)) kB <= budget"
 }
 
 # ------------------------------------------------------------------------------------------------ steps
@@ -438,12 +456,19 @@ step_kill() {
 		what="save"
 		set -- save "$repo"
 	fi
-	# the moment: a random time after the start (the JVM takes ~3 s to start), or a random time (0-400 ms) after
-	# the work began: the checkout (its log line) or the first archive file the save writes in the store
+	# the moment: a random time after the start (the JVM takes ~3 s to start), or a random time after the work
+	# began: a switch's restore on record (0-50 ms: it writes the derived data), else the checkout (its log line) or
+	# the first archive file the save writes in the store (0-400 ms)
 	local trigger=$((RANDOM % 2)) known
 	delay=$(( trigger == 0 ? 1500 + RANDOM % 9000 : RANDOM % 400 ))
-	[ $trigger = 0 ] && step_name="kill -9 of the IDE ${delay} ms into a $what" \
-		|| step_name="kill -9 of the IDE ${delay} ms after the $what began writing"
+	if [ $trigger = 1 ] && [[ $what == switch* ]]; then
+		delay=$((delay / 8))
+		step_name="kill -9 of the IDE ${delay} ms after the restore of a $what began writing (if it restores)"
+	elif [ $trigger = 1 ]; then
+		step_name="kill -9 of the IDE ${delay} ms after the $what began writing"
+	else
+		step_name="kill -9 of the IDE ${delay} ms into a $what"
+	fi
 	say "$step_no: $step_name"
 	known=$(find "$store/states" -type f | sort)
 	java ${IDE_JVM:--Xmx2g} -jar "$launcher" -nosplash -data "$ws" $IDE_ARGS -application dev.branchstate.core.app "$@" > "$log" 2>&1 &
@@ -452,9 +477,13 @@ step_kill() {
 	if [ $trigger = 1 ]; then
 		local until=$((SECONDS + 120))
 		while kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt $until ]; do
-			grep -q '^checkout ' "$log" && break
-			[ -n "$(find "$store/states" -type f | sort | comm -13 <(echo "$known") - | head -1)" ] && break
-			sleep 0.02
+			if [[ $what == switch* ]]; then
+				compgen -G "$restores/*.restoring" > /dev/null && break
+			else
+				grep -q '^checkout ' "$log" && break
+				[ -n "$(find "$store/states" -type f | sort | comm -13 <(echo "$known") - | head -1)" ] && break
+			fi
+			sleep 0.01
 		done
 	fi
 	sleep "$(awk -v d="$delay" 'BEGIN { printf "%.3f", d / 1000 }')"
