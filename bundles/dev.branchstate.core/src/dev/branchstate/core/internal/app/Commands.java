@@ -337,6 +337,10 @@ final class Commands {
 			if (service.projectsOf(gitDir).isEmpty()) {
 				throw new NotFoundException("no workspace project belongs to " + gitDir + " (run import first)"); //$NON-NLS-1$ //$NON-NLS-2$
 			}
+			// the IDE's start-up jobs first, as for a user who waits for the IDE to settle: JDT's compiler can fail in
+			// a build that runs while JDT re-initializes its classpaths at start-up (a NullPointerException in
+			// LookupEnvironment.getModule, "Bug 529367", seen in the soak with no Branchstate work in the session)
+			jobs.await(out);
 			awaitPendingSwitch(gitDir);
 			refresh(service, gitDir);
 			jobs.await(out);
