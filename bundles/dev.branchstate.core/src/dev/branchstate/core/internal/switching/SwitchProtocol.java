@@ -163,7 +163,9 @@ final class SwitchProtocol {
 	/** @return whether the last move of HEAD was a commit (its reflog entry says so) */
 	private static boolean madeByCommit(TrackedRepository repository) {
 		try {
-			ReflogReader reflog = repository.git.getRefDatabase().getReflogReader(Constants.HEAD);
+			// Repository's reader: RefDatabase has one only since JGit 7.2 (deprecating this one), JGit 7.0 (Eclipse
+			// 4.33, the oldest release supported) has only this
+			ReflogReader reflog = repository.git.getReflogReader(Constants.HEAD);
 			ReflogEntry last = reflog == null ? null : reflog.getLastEntry();
 			return last != null && last.getComment().startsWith("commit"); //$NON-NLS-1$
 		} catch (IOException e) {

@@ -57,7 +57,17 @@ final class EclipseInstallation {
 
 	/** Runs an Eclipse application headless and waits for it. */
 	Run runApplication(Path workspace, String application, String... arguments) throws IOException, InterruptedException {
+		return runApplication(workspace, List.of(), application, arguments);
+	}
+
+	/**
+	 * Runs an Eclipse application headless with extra launcher options (such as {@code -debug <options file>}) and
+	 * waits for it.
+	 */
+	Run runApplication(Path workspace, List<String> options, String application, String... arguments)
+			throws IOException, InterruptedException {
 		List<String> command = launchCommand(workspace);
+		command.addAll(options);
 		command.add("-application");
 		command.add(application);
 		command.addAll(List.of(arguments));
