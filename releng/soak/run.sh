@@ -208,8 +208,7 @@ manifest() { # <folder>: "<sha1>  <relative path>" of every file under it, sorte
 
 # check: once the IDE is idle and built, the derived data equals a clean build; the invariants hold.
 check() {
-	local log=$logs/check-$step_no.log diffs now_porcelain now_print session_start
-	session_start=$(date +%s)
+	local log=$logs/check-$step_no.log diffs now_porcelain now_print
 	app build "$repo" --problems > "$log" || { cat "$log" >&2; fail "the build session failed"; }
 	grep '^problem ' "$log" > "$dir/problems.txt" || true
 	now_porcelain=$(porcelain)
@@ -260,23 +259,12 @@ check() {
 		ls -l "$restores" >&2
 		fail "the record of an unfinished restore is left after the IDE started again"
 	fi
-	# leftovers: files under states/ that no catalog entry names (each counted once). A temporary file must be gone
-	# once the IDE has started again; a complete archive that a killed save had not yet named goes at the first start
-	# a minute after it was written (StateService.LEFTOVER_MIN_AGE: until then it may be the save of another IDE
-	# sharing the store), so one younger than that at this session's start is only reported
-	local left file young=
+	# leftovers: files under states/ that no catalog entry names (each counted once): what a killed save left (its
+	# writer's temporary file, its hold on the archive's name, a complete archive not named yet) must be gone once
+	# the IDE has started again
+	local left
 	left=$(find "$store/states" -type f | sort | comm -23 - <(awk '/^(ok|corrupt) / {print $3}' "$logs/verify-$step_no.log" | sed 's/:$//' | sort) \
 		| comm -23 - <(sort -u "$dir/leftovers.seen" 2>/dev/null) || true)
-	for file in $left; do
-		if [[ $(basename "$file") != .* ]] && [ "$(stat -c %Y "$file")" -gt $((session_start - 60)) ]; then
-			young+="$file"$'\n'
-		fi
-	done
-	left=$(comm -23 <(echo "$left") <(printf '%s' "$young" | sort) | grep . || true)
-	if [ -n "$young" ]; then
-		say "   an archive a killed save had not named, younger than a minute at this start (goes at a later one):"
-		printf '%s' "$young" | sed 's/^/     /'
-	fi
 	if [ -n "$left" ]; then
 		# the IDE session of the check started after any kill: what a killed save left must be gone by now
 		n_leftovers=$((n_leftovers + $(wc -l <<<"$left")))

@@ -2,11 +2,11 @@ package dev.branchstate.core.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.Closeable;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -96,8 +96,13 @@ class StateStoreTest {
 		result.evicted().forEach(s -> assertThat(s.archive()).doesNotExist());
 	}
 
+	/**
+	 * What killed saves leave goes at once, however young: a writer's temporary file nobody locks, a catalog write's
+	 * temporary file, an archive no catalog entry names and no save holds. A running writer's file and the archive
+	 * a live save holds until the catalog names it are kept, however old.
+	 */
 	@Test
-	void archivesNoEntryNamesAreRemovedOnlyWhenOldEnoughTemporaryFilesOfGoneWritersAtOnce() throws Exception {
+	void whatKilledSavesLeftIsRemovedAtOnceWhatRunningSavesHoldIsKept() throws Exception {
 		File gitDir = Files.createDirectories(temp.resolve("repo/.git")).toFile();
 		StateStore store = new StateStore(temp.resolve("store"));
 		StateInfo kept = state(store, gitDir, commit(1), List.of("main"), 10, Instant.now());
@@ -113,7 +118,12 @@ class StateStoreTest {
 		// a running writer's file, however old
 		Path running = store.newArchivePath(gitDir, commit(3));
 		Path source = Files.writeString(temp.resolve("A.class"), "class A");
-		try (ArchiveWriter writer = Archives.newWriter(running, WriteOptions.defaults())) {
+		// a save's complete archive, held until the catalog names it, however old
+		Path held = store.newArchivePath(gitDir, commit(4));
+		try (Closeable hold = Archives.hold(held);
+				ArchiveWriter writer = Archives.newWriter(running, WriteOptions.defaults())) {
+			Files.write(held, new byte[5]);
+			Files.setLastModifiedTime(held, FileTime.from(Instant.now().minusSeconds(3600)));
 			writer.addFile(source, "A.class");
 			Path runningTemporary;
 			try (Stream<Path> files = Files.list(running.getParent())) {
@@ -122,14 +132,14 @@ class StateStoreTest {
 			}
 			Files.setLastModifiedTime(runningTemporary, FileTime.from(Instant.now().minusSeconds(3600)));
 
-			assertThat(store.cleanOrphans(Duration.ofMinutes(10))).containsExactlyInAnyOrder(temporary,
-					catalogTemporary);
-			Files.setLastModifiedTime(orphan, FileTime.from(Instant.now().minusSeconds(3600)));
-			assertThat(store.cleanOrphans(Duration.ofMinutes(10))).containsExactly(orphan);
+			assertThat(store.cleanOrphans()).containsExactlyInAnyOrder(temporary, catalogTemporary, orphan);
 			assertThat(runningTemporary).exists();
+			assertThat(held).exists();
 			writer.commit();
 		}
 		assertThat(running).exists();
+		// the holder is gone without naming its archive (as if killed): the archive goes, the written one too
+		assertThat(store.cleanOrphans()).containsExactlyInAnyOrder(held, running);
 		assertThat(kept.archive()).exists();
 		assertThat(store.states()).hasSize(1);
 	}

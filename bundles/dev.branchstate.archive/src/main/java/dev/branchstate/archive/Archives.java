@@ -1,6 +1,8 @@
 package dev.branchstate.archive;
 
+import java.io.Closeable;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 
 import dev.branchstate.archive.internal.ParallelArchiveWriter;
@@ -31,6 +33,25 @@ public final class Archives {
 	 */
 	public static boolean deleteIfAbandoned(Path file) throws IOException {
 		return WriterTemporaryFile.deleteIfAbandoned(file);
+	}
+
+	/**
+	 * Holds {@code target}'s name, until closed, for a caller that has a writer create the file and then records it
+	 * elsewhere (a catalog): a locked file beside it, named like a writer's temporary file. With it, {@link #isHeld}
+	 * tells a file that a live process, this one or another, will still record from one that a killed process left.
+	 */
+	public static Closeable hold(Path target) throws IOException {
+		Path file = WriterTemporaryFile.beside(target);
+		FileChannel channel = WriterTemporaryFile.createLocked(file);
+		return () -> WriterTemporaryFile.release(file, channel);
+	}
+
+	/**
+	 * @return whether a running writer or a {@link #hold} of a live process holds {@code target}'s name; the files of
+	 *         gone ones beside it are deleted on the way
+	 */
+	public static boolean isHeld(Path target) throws IOException {
+		return WriterTemporaryFile.isHeld(target);
 	}
 
 	/** Opens an archive and reads its central directory. */

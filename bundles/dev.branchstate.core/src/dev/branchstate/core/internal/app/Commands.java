@@ -457,7 +457,7 @@ final class Commands {
 		for (StateInfo s : store.remove(gone)) {
 			out.println("pruned " + s.commitId() + " (commit or archive gone) " + s.gitDir()); //$NON-NLS-1$ //$NON-NLS-2$
 		}
-		for (Path p : store.cleanOrphans(Duration.ofMinutes(10))) {
+		for (Path p : store.cleanOrphans()) {
 			out.println("deleted orphan " + p); //$NON-NLS-1$
 		}
 		for (StateInfo s : store.evictToBudget(StateService.budgetBytes(), null)) {

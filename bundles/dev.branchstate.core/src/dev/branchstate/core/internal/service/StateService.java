@@ -1,5 +1,6 @@
 package dev.branchstate.core.internal.service;
 
+import java.io.Closeable;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -91,8 +92,6 @@ public final class StateService implements IStateService {
 
 	/** Default disk budget of the store in MiB. */
 	public static final int DEFAULT_BUDGET_MB = 10240;
-	/** Archives no catalog entry names are deleted at start-up once this old (another IDE's save names its own). */
-	private static final Duration LEFTOVER_MIN_AGE = Duration.ofMinutes(1);
 	/** Default zstd level. */
 	public static final int DEFAULT_LEVEL = 3;
 
@@ -224,7 +223,7 @@ public final class StateService implements IStateService {
 	 */
 	private static void cleanLeftovers(StateStore store) {
 		try {
-			for (Path file : store.cleanOrphans(LEFTOVER_MIN_AGE)) {
+			for (Path file : store.cleanOrphans()) {
 				Log.info(NLS.bind(Messages.Store_leftoverDeleted, file));
 			}
 		} catch (IOException | RuntimeException e) {
@@ -385,9 +384,17 @@ public final class StateService implements IStateService {
 			}
 			List<String> dirty = relevant(ChangedPaths.dirty(repository), repository, projects);
 			sub.worked(5);
-			Written written = write(dir, repository, commit, branch, projects, dirty, sub.split(90));
+			StateStore store = store();
+			Path archive = store.newArchivePath(dir, commit);
+			Written written;
+			StateStore.AddResult added;
+			// the archive's name is held until the catalog names it: a kill in between leaves an archive that the
+			// next start deletes (StateStore.cleanOrphans), while a running save's is kept
+			try (Closeable hold = Archives.hold(archive)) {
+				written = write(dir, repository, commit, branch, archive, projects, dirty, sub.split(90));
+				added = store.add(written.info(), commitsInUse(repository), budgetBytes());
+			}
 			StateInfo info = written.info();
-			StateStore.AddResult added = store().add(info, commitsInUse(repository), budgetBytes());
 			sub.worked(5);
 			MultiStatus problems = written.problems();
 			String message = problems.isOK() ? NLS.bind(Messages.Service_saved, new Object[] { dir, shortId(commit),
@@ -518,10 +525,9 @@ public final class StateService implements IStateService {
 	private record Written(StateInfo info, MultiStatus problems, long files) {
 	}
 
-	private Written write(File dir, Repository repository, String commit, String branch, List<IProject> projects,
-			List<String> dirty, SubMonitor monitor) throws IOException, CoreException {
+	private Written write(File dir, Repository repository, String commit, String branch, Path archive,
+			List<IProject> projects, List<String> dirty, SubMonitor monitor) throws IOException, CoreException {
 		StateStore store = store();
-		Path archive = store.newArchivePath(dir, commit);
 		ArchiveProgress progress = new ArchiveProgress();
 		WriteOptions options = WriteOptions.defaults()
 				.withLevel(intPreference(BranchstatePreferences.COMPRESSION_LEVEL, DEFAULT_LEVEL))

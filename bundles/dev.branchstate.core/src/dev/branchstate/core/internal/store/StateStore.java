@@ -13,7 +13,6 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -47,10 +46,11 @@ import dev.branchstate.core.emf.EmfStates;
  * {@code states/<repository key>/<commit>-<time>.bsa} (the state archives).
  * <p>
  * Consistency: an archive is committed (atomically renamed) by the archive engine before its catalog entry is
- * written; the catalog is replaced atomically (temporary file, force, atomic move) under an exclusive file lock
- * that serializes writers of all processes, after re-reading the catalog. A crash leaves at worst an archive that
- * no catalog entry names (an orphan, removed by {@link #cleanOrphans}); every entry of the catalog names a complete
- * archive. Reads need no lock: they see the last catalog written, also while a save is running.
+ * written, its name held by the save meanwhile ({@link Archives#hold}); the catalog is replaced atomically
+ * (temporary file, force, atomic move) under an exclusive file lock that serializes writers of all processes, after
+ * re-reading the catalog. A crash leaves at worst an archive that no catalog entry names and no live save holds (an
+ * orphan, removed by {@link #cleanOrphans}); every entry of the catalog names a complete archive. Reads need no
+ * lock: they see the last catalog written, also while a save is running.
  * <p>
  * This class uses only EMF and the JDK (no Eclipse runtime), so that it also runs in a plain JVM.
  */
@@ -198,21 +198,21 @@ public final class StateStore {
 	}
 
 	/**
-	 * Deletes what crashed or killed writers left in the store: temporary files of archive writers that are gone
-	 * (whatever their age: a running writer holds a lock on its file, see {@link Archives#deleteIfAbandoned}),
-	 * temporary files of catalog writes (written under the catalog lock, which this method holds), and archives that
-	 * no catalog entry names, older than {@code minAge} (a save in another process names its archive in the catalog
-	 * right after the archive got its name: the age guard keeps those).
+	 * Deletes what crashed or killed saves left in the store, whatever its age: temporary files of archive writers
+	 * that are gone (a running writer holds a lock on its file, see {@link Archives#deleteIfAbandoned}), temporary
+	 * files of catalog writes (written under the catalog lock, which this method holds), and archives that no catalog
+	 * entry names and no live save holds (a save holds its archive's name from before the archive exists until the
+	 * catalog names it, see {@link Archives#hold}: the archive of a save still running here or in another IDE sharing
+	 * the store is kept).
 	 *
 	 * @return the deleted files
 	 */
-	public List<Path> cleanOrphans(Duration minAge) throws IOException {
+	public List<Path> cleanOrphans() throws IOException {
 		return update(states -> {
 			Set<Path> known = new HashSet<>();
 			for (StateInfo s : states) {
 				known.add(s.archive().toAbsolutePath().normalize());
 			}
-			Instant limit = Instant.now().minus(minAge);
 			List<Path> deleted = new ArrayList<>();
 			try (Stream<Path> files = Files.list(directory)) {
 				for (Path file : (Iterable<Path>) files::iterator) {
@@ -226,15 +226,20 @@ public final class StateStore {
 			if (!Files.isDirectory(statesDir)) {
 				return new Change(states, deleted);
 			}
+			List<Path> unnamed;
 			try (Stream<Path> files = Files.walk(statesDir)) {
-				for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
-					if (known.contains(file.toAbsolutePath().normalize())) {
-						continue;
-					}
-					if (Archives.deleteIfAbandoned(file) || (!isTemporary(file)
-							&& Files.getLastModifiedTime(file).toInstant().isBefore(limit) && Files.deleteIfExists(file))) {
-						deleted.add(file);
-					}
+				unnamed = files.filter(Files::isRegularFile)
+						.filter(file -> !known.contains(file.toAbsolutePath().normalize())).toList();
+			}
+			// the temporary files of gone writers and holders first, then the archives that nobody holds any more
+			for (Path file : unnamed) {
+				if (isTemporary(file) && Archives.deleteIfAbandoned(file)) {
+					deleted.add(file);
+				}
+			}
+			for (Path file : unnamed) {
+				if (!isTemporary(file) && !Archives.isHeld(file) && Files.deleteIfExists(file)) {
+					deleted.add(file);
 				}
 			}
 			return new Change(states, deleted);

@@ -10,10 +10,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * The temporary file a writer fills before it renames it to its target: {@code .<target name>.tmp-<random hex>}
@@ -66,6 +68,36 @@ public final class WriterTemporaryFile {
 			Files.deleteIfExists(temp);
 			throw e;
 		}
+	}
+
+	/** Closes the channel of a file made by {@link #createLocked} (its lock goes with it) and deletes the file. */
+	public static void release(Path temp, FileChannel channel) throws IOException {
+		OWN.remove(temp.toAbsolutePath().normalize(), channel);
+		try {
+			channel.close();
+		} finally {
+			Files.deleteIfExists(temp);
+		}
+	}
+
+	/**
+	 * @return whether a running writer or holder, in this or another process, has a temporary file beside
+	 *         {@code target}; the temporary files of gone ones found there are deleted on the way
+	 */
+	public static boolean isHeld(Path target) throws IOException {
+		String prefix = "." + target.getFileName() + ".tmp-"; //$NON-NLS-1$ //$NON-NLS-2$
+		List<Path> temporary;
+		try (Stream<Path> files = Files.list(target.getParent())) {
+			temporary = files.filter(f -> f.getFileName().toString().startsWith(prefix)).toList();
+		} catch (NoSuchFileException e) {
+			return false;
+		}
+		for (Path file : temporary) {
+			if (!deleteIfAbandoned(file) && Files.exists(file)) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/** @return whether the name is that of a writer's temporary file */
