@@ -226,7 +226,6 @@ public final class SwitchCommand {
 			IEclipsePreferences node = InstanceScope.INSTANCE.getNode(BranchstatePreferences.NODE);
 			String previous = node.get(BranchstatePreferences.AUTO_SWITCH, null);
 			Boolean current = null;
-			Integer exit = Integer.valueOf(0);
 			stateService.addStateListener(listener);
 			try {
 				awaitSwitches(); // a switch still pending from before, e.g. HEAD moved while Eclipse was closed
@@ -250,16 +249,14 @@ public final class SwitchCommand {
 						cleanBuild();
 						continue;
 					}
-					exit = switchTo(step.branch());
+					Integer exit = switchTo(step.branch());
 					if (exit.intValue() != 0) {
-						break;
+						return exit;
 					}
 				}
-				// as the IDE does when it exits, after a switch that failed too (else the next session starts as after
-				// a crash, without the builders' states of this one); the save participant sees the preference of the
-				// last switch
+				// as the IDE does when it exits; the save participant sees the preference of the last switch
 				ResourcesPlugin.getWorkspace().save(true, null);
-				return exit;
+				return Integer.valueOf(0);
 			} catch (CoreException e) {
 				err.println("branchstate: " + e.getStatus().getMessage()); //$NON-NLS-1$
 				return Integer.valueOf(1);
