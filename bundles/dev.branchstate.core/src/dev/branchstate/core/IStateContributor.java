@@ -1,5 +1,6 @@
 package dev.branchstate.core;
 
+import java.util.Optional;
 import java.util.Set;
 
 import org.eclipse.core.resources.IProject;
@@ -60,6 +61,19 @@ public interface IStateContributor {
 	 */
 	default Set<IPath> derivedFolders(IProject project) throws CoreException {
 		return Set.of();
+	}
+
+	/**
+	 * Why the project's data is not the complete result of its last build, as far as this contributor knows: JDT has
+	 * no build state after a build that failed, say, while the build manager counts that build as done. Asked before
+	 * every save, for the projects this contributor {@linkplain #appliesTo applies to}: a reason keeps the state from
+	 * being saved, and is told as the reason why (a state saved then would bring back output that its builder does not
+	 * believe in). Cheap; empty by default.
+	 *
+	 * @return the reason, or empty when nothing this contributor knows of keeps the project from being saved
+	 */
+	default Optional<String> whyNotBuilt(IProject project) {
+		return Optional.empty();
 	}
 
 	/**

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashSet;
+import java.util.Optional;
 import java.util.Set;
 
 import org.eclipse.core.resources.IProject;
@@ -66,6 +67,16 @@ public final class JdtBuildStateContributor implements IStateContributor {
 			}
 		}
 		return result;
+	}
+
+	/**
+	 * JDT clears its build state when a build fails (a broken build path, a compiler that threw) and builds in full
+	 * next time, while the build manager counts the failed build as done: the output is what the failed build left.
+	 */
+	@Override
+	public Optional<String> whyNotBuilt(IProject project) {
+		return JdtBuildStates.hasState(project) ? Optional.empty()
+				: Optional.of(NLS.bind(Messages.JdtState_notBuilt, project.getName()));
 	}
 
 	@Override

@@ -25,6 +25,18 @@ final class JdtBuildStates {
 	private JdtBuildStates() {
 	}
 
+	/**
+	 * @return whether JDT has a last built state of the project (read from its saved state if not yet in memory);
+	 *         {@code true} when JDT's internals cannot be reached here (a save then says so itself)
+	 */
+	static boolean hasState(IProject project) {
+		try {
+			return JavaModelManager.getJavaModelManager().getLastBuiltState(project, null) != null;
+		} catch (LinkageError | RuntimeException e) {
+			return true;
+		}
+	}
+
 	/** @return JDT's last built state of the project as bytes, or {@code null} when it has none */
 	static byte[] write(IProject project, IProgressMonitor monitor) throws CoreException {
 		try {

@@ -11,6 +11,7 @@ public final class Messages extends NLS {
 	private static final String BUNDLE_NAME = "dev.branchstate.jdt.internal.messages"; //$NON-NLS-1$
 
 	public static String JdtState_none;
+	public static String JdtState_notBuilt;
 	public static String JdtState_otherVersion;
 	public static String JdtState_unreadable;
 	public static String JdtState_unavailable;

@@ -166,6 +166,26 @@ public final class ContributorRegistry implements IRegistryEventListener {
 		return List.copyOf(result);
 	}
 
+	/**
+	 * @return the first reason a contributor that applies to the project gives why it is not built
+	 *         ({@link IStateContributor#whyNotBuilt}), in priority order; a contributor that fails to answer is logged
+	 *         and left out
+	 */
+	public Optional<String> whyNotBuilt(IProject project) {
+		for (Descriptor d : descriptors()) {
+			Optional<IStateContributor> c = d.contributor();
+			if (c.isEmpty()) {
+				continue;
+			}
+			Outcome<Optional<String>> reason = safely(
+					() -> c.get().appliesTo(project) ? c.get().whyNotBuilt(project) : Optional.<String>empty());
+			if (reason.ok() && reason.value() != null && reason.value().isPresent()) {
+				return reason.value();
+			}
+		}
+		return Optional.empty();
+	}
+
 	public Optional<Descriptor> find(String id) {
 		return descriptors().stream().filter(d -> d.id().equals(id)).findFirst();
 	}

@@ -430,10 +430,12 @@ public final class StateService implements IStateService {
 		}
 		if (workspace.isAutoBuilding()) {
 			// the auto-build, now (a manual build would make the platform skip the auto-build after the next change);
-			// projects never built since Eclipse started (an import, say) get a change that starts it
+			// projects never built since Eclipse started (an import, say), or whose builder wants to build them in full
+			// (JDT after a build that failed), get a change that starts it
 			if (Job.getJobManager().find(ResourcesPlugin.FAMILY_AUTO_BUILD).length == 0) {
 				for (IProject project : projects) {
-					if (BuildManagerAccess.whyNotBuilt(project).isPresent()) {
+					if (BuildManagerAccess.whyNotBuilt(project).or(() -> contributors.whyNotBuilt(project))
+							.isPresent()) {
 						project.touch(null); // in the workspace tree only: no file is written
 					}
 				}
@@ -459,13 +461,15 @@ public final class StateService implements IStateService {
 	/**
 	 * The save's guard: derived data is saved only when it is the complete build of the tree, so that restoring it
 	 * never hands a builder output it does not believe in (a state saved before its branch was built, a build
-	 * interrupted or still to run).
+	 * interrupted or still to run, a build the build manager counts as done but its builder does not: one that
+	 * failed).
 	 *
 	 * @return why a project's derived data may not be its complete build, or empty when every project's is
 	 */
-	private static Optional<String> notBuilt(List<IProject> projects) {
+	private Optional<String> notBuilt(List<IProject> projects) {
 		for (IProject project : projects) {
-			Optional<String> reason = BuildManagerAccess.whyNotBuilt(project);
+			Optional<String> reason = BuildManagerAccess.whyNotBuilt(project)
+					.or(() -> contributors.whyNotBuilt(project));
 			if (reason.isPresent()) {
 				return reason;
 			}

@@ -8,6 +8,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,8 +25,13 @@ import org.eclipse.core.resources.IResource;
 import org.eclipse.core.resources.IWorkspace;
 import org.eclipse.core.resources.IncrementalProjectBuilder;
 import org.eclipse.core.runtime.CoreException;
+import org.eclipse.core.runtime.IStatus;
 import org.eclipse.core.runtime.NullProgressMonitor;
 import org.eclipse.core.runtime.OperationCanceledException;
+import org.eclipse.jdt.core.IClasspathEntry;
+import org.eclipse.jdt.core.IJavaModelMarker;
+import org.eclipse.jdt.core.IJavaProject;
+import org.eclipse.jdt.core.JavaCore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -388,6 +394,39 @@ class JavaBuildSwitchTest {
 		assertEqualToCleanBuild("main");
 		switchTo("feat");
 		assertEqualToCleanBuild("feat");
+	}
+
+	/**
+	 * Found by the soak (seed 2, step 12): a build in which JDT's compiler failed left JDT with no build state and the
+	 * output folder half written, while the build manager counted the build as done; the workspace save at exit then
+	 * saved that output as the state of the commit, and a later restore would have brought it back. JDT fails the
+	 * same way, for real, when the build path is broken: the state is not saved, with a reason naming the project,
+	 * and once the build path is repaired and JDT has built again, it is.
+	 */
+	@Test
+	void aProjectWhoseLastJavaBuildFailedIsNotSaved() throws Exception {
+		importAndBuild();
+		IJavaProject javaProject = JavaCore.create(project);
+		IClasspathEntry[] buildPath = javaProject.getRawClasspath();
+		IClasspathEntry[] broken = Arrays.copyOf(buildPath, buildPath.length + 1);
+		broken[buildPath.length] = JavaCore.newLibraryEntry(project.getFullPath().append("lib/missing.jar"), null,
+				null);
+		javaProject.setRawClasspath(broken, null);
+		SwitchHarness.awaitQuiet();
+		assertThat(project.findMarkers(IJavaModelMarker.JAVA_MODEL_PROBLEM_MARKER, false, IResource.DEPTH_ZERO))
+				.as("JDT's aborted build").isNotEmpty();
+		assertThat(BuildManagerAccess.whyNotBuilt(project)).as("the build manager counts the aborted build as done")
+				.isEmpty();
+
+		assertThatThrownBy(() -> harness.service.save(repo.gitDir(), null)).isInstanceOfSatisfying(
+				CoreException.class, e -> assertThat(e.getStatus().getSeverity()).isEqualTo(IStatus.INFO))
+				.hasMessageContaining(project.getName()).hasMessageContaining("JDT");
+		assertThat(harness.service.states(repo.gitDir())).as("states stored").isEmpty();
+
+		javaProject.setRawClasspath(buildPath, null);
+		SwitchHarness.awaitQuiet();
+		assertThat(harness.service.save(repo.gitDir(), null).commitId())
+				.isEqualTo(repo.git.getRepository().resolve("HEAD").name());
 	}
 
 	/** The project's builders as a workspace restored at startup leaves them: not instantiated, trees read back. */
