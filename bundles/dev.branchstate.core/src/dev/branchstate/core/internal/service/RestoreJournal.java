@@ -86,15 +86,16 @@ public final class RestoreJournal {
 		Path temp = directory.resolve(file.getFileName() + TEMPORARY);
 		StringBuilder names = new StringBuilder();
 		projects.forEach(p -> names.append(p.getName()).append('\n'));
-		try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-			ByteBuffer bytes = StandardCharsets.UTF_8.encode(names.toString());
-			while (bytes.hasRemaining()) {
-				channel.write(bytes);
-			}
-			channel.force(true);
-		}
-		running.add(file);
+		running.add(file); // first: a recovery running meanwhile leaves the temporary file of a running restore alone
 		try {
+			try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW,
+					StandardOpenOption.WRITE)) {
+				ByteBuffer bytes = StandardCharsets.UTF_8.encode(names.toString());
+				while (bytes.hasRemaining()) {
+					channel.write(bytes);
+				}
+				channel.force(true);
+			}
 			Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE);
 		} catch (IOException e) {
 			running.remove(file);

@@ -226,6 +226,7 @@ public final class SwitchCommand {
 			IEclipsePreferences node = InstanceScope.INSTANCE.getNode(BranchstatePreferences.NODE);
 			String previous = node.get(BranchstatePreferences.AUTO_SWITCH, null);
 			Boolean current = null;
+			Integer exit = Integer.valueOf(0);
 			stateService.addStateListener(listener);
 			try {
 				awaitSwitches(); // a switch still pending from before, e.g. HEAD moved while Eclipse was closed
@@ -249,14 +250,16 @@ public final class SwitchCommand {
 						cleanBuild();
 						continue;
 					}
-					Integer exit = switchTo(step.branch());
+					exit = switchTo(step.branch());
 					if (exit.intValue() != 0) {
-						return exit;
+						break;
 					}
 				}
-				// as the IDE does when it exits; the save participant sees the preference of the last switch
+				// as the IDE does when it exits, after a switch that failed too (else the next session starts as after
+				// a crash, without the builders' states of this one); the save participant sees the preference of the
+				// last switch
 				ResourcesPlugin.getWorkspace().save(true, null);
-				return Integer.valueOf(0);
+				return exit;
 			} catch (CoreException e) {
 				err.println("branchstate: " + e.getStatus().getMessage()); //$NON-NLS-1$
 				return Integer.valueOf(1);
