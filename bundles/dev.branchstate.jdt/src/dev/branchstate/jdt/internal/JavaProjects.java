@@ -1,5 +1,6 @@
 package dev.branchstate.jdt.internal;
 
+import org.eclipse.core.resources.ICommand;
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.runtime.CoreException;
 import org.eclipse.jdt.core.JavaCore;
@@ -15,6 +16,20 @@ final class JavaProjects {
 	static boolean isJavaProject(IProject project) {
 		try {
 			return project.isAccessible() && project.hasNature(JavaCore.NATURE_ID);
+		} catch (CoreException e) {
+			return false;
+		}
+	}
+
+	/** @return whether the project's build spec runs JDT's Java builder */
+	static boolean isBuiltByJdt(IProject project) {
+		try {
+			for (ICommand command : project.getDescription().getBuildSpec()) {
+				if (JavaCore.BUILDER_ID.equals(command.getBuilderName())) {
+					return true;
+				}
+			}
+			return false;
 		} catch (CoreException e) {
 			return false;
 		}

@@ -72,10 +72,11 @@ public final class JdtBuildStateContributor implements IStateContributor {
 	/**
 	 * JDT clears its build state when a build fails (a broken build path, a compiler that threw) and builds in full
 	 * next time, while the build manager counts the failed build as done: the output is what the failed build left.
+	 * A Java project whose build spec does not run the Java builder has no such state, and is not held back.
 	 */
 	@Override
 	public Optional<String> whyNotBuilt(IProject project) {
-		return JdtBuildStates.hasState(project) ? Optional.empty()
+		return !JavaProjects.isBuiltByJdt(project) || JdtBuildStates.hasState(project) ? Optional.empty()
 				: Optional.of(NLS.bind(Messages.JdtState_notBuilt, project.getName()));
 	}
 
