@@ -170,8 +170,8 @@ public final class SwitchCommand {
 				steps.add(new Step(argument, mode));
 			}
 		}
-		if (steps.stream().noneMatch(s -> s.branch() != null)) {
-			throw new IllegalArgumentException("no branch given"); //$NON-NLS-1$
+		if (steps.isEmpty()) {
+			throw new IllegalArgumentException("no branch or step given"); //$NON-NLS-1$
 		}
 		if (trailing != null) {
 			if (before) {

@@ -351,6 +351,16 @@ class SwitchProtocolTest {
 		assertThat(out.toString()).contains("restored " + commitA.substring(0, 10));
 		assertThat(RecordingBuilder.record(project)).isEmpty();
 
+		// a clean build alone, on the branch checked out (the soak's Project > Clean after JDT's own failure)
+		out.reset();
+		exit = SwitchCommand.run(List.of(repo.workTree.toString(), SwitchCommand.CLEAN_BUILD),
+				new java.io.PrintStream(out, true), new java.io.PrintStream(err, true));
+		assertThat(exit).as(err.toString()).isEqualTo(0);
+		assertThat(out.toString()).contains("result clean_build=1");
+		assertThat(repo.git.getRepository().getBranch()).isEqualTo("main");
+		assertThat(RecordingBuilder.record(project)).contains("compile src/a.txt");
+		RecordingBuilder.reset(project);
+
 		assertThat(SwitchCommand.run(List.of(temp.resolve("nowhere").toString(), "B"), new java.io.PrintStream(out),
 				new java.io.PrintStream(err))).isEqualTo(1);
 		assertThat(SwitchCommand.run(List.of("only-one"), new java.io.PrintStream(out), new java.io.PrintStream(err)))
