@@ -456,19 +456,31 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 			canonicalKey = key;
 		}
 		TrackedRepository repository = new TrackedRepository(gitDir, key, canonicalKey, git, projects, this);
-		Head current;
-		try {
-			current = Head.read(git);
-		} catch (IOException e) {
-			Log.warning(Messages.bind(Messages.Switch_headUnreadable, gitDir), e);
-			current = null;
-		}
-		// The headless application works on states explicitly (its switch command included): what happened to
-		// HEAD before it started is not a switch to handle.
-		HandledHeads.Remembered remembered = runsHeadlessApplication() ? null : heads.get(key);
 		boolean movedWhileClosed = false;
+		// Watched before HEAD is read, and read under the repository's lock: a checkout at any moment is either in
+		// what is read here or reported by the watch to a check that waits for this lock (a checkout in a terminal
+		// just as the IDE starts, while this runs, was lost when the watch came after the read).
 		repository.lock.lock();
 		try {
+			repositories.put(key, repository);
+			repositories.putIfAbsent(canonicalKey, repository);
+			if (watcher != null) {
+				try {
+					watcher.watch(key, gitDir.toPath());
+				} catch (IOException e) {
+					Log.warning(Messages.bind(Messages.Switch_watchFailed, gitDir), e);
+				}
+			}
+			Head current;
+			try {
+				current = Head.read(git);
+			} catch (IOException e) {
+				Log.warning(Messages.bind(Messages.Switch_headUnreadable, gitDir), e);
+				current = null;
+			}
+			// The headless application works on states explicitly (its switch command included): what happened to
+			// HEAD before it started is not a switch to handle.
+			HandledHeads.Remembered remembered = runsHeadlessApplication() ? null : heads.get(key);
 			if (remembered != null) {
 				movedWhileClosed = repository.disk.remembered(remembered.handled(), remembered.derived(),
 						remembered.stored(), current);
@@ -478,15 +490,6 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 			}
 		} finally {
 			repository.lock.unlock();
-		}
-		repositories.put(key, repository);
-		repositories.putIfAbsent(canonicalKey, repository);
-		if (watcher != null) {
-			try {
-				watcher.watch(key, gitDir.toPath());
-			} catch (IOException e) {
-				Log.warning(Messages.bind(Messages.Switch_watchFailed, gitDir), e);
-			}
 		}
 		if (movedWhileClosed) {
 			repository.job.schedule();
