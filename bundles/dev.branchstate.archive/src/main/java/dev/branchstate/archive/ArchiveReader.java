@@ -44,7 +44,10 @@ public interface ArchiveReader extends AutoCloseable {
 	 * Reads every file and link entry whose name starts with one of {@code prefixes} to its end, checking its size
 	 * and CRC-32 (each frame's for a chunked entry), with the reads, workers, limits and cancellation of
 	 * {@link #extract}; writes nothing. A restore calls it first so that a damaged archive is refused before anything
-	 * on disk changes. Prefix, differential and mirror settings of {@code options} do not apply.
+	 * on disk changes. Prefix, differential and mirror settings of {@code options} do not apply. The archive must have
+	 * been written by this engine: its central directory (checked against the CRC-32 the writer recorded in the
+	 * archive's comment when it was opened) and every local header (checked against its central directory record,
+	 * directories' too) are part of what is verified, so that damage anywhere in the archive is found.
 	 *
 	 * @throws ArchiveException naming the archive, the first damaged entry found and the offset
 	 */

@@ -99,6 +99,88 @@ class VerifyTest {
 		}
 	}
 
+	/**
+	 * The soak's damage (seed 11, step 73): 8 bytes overwritten in the middle of a state archive that verify found
+	 * sound, because they fell where no entry's data is: local headers (names, times, sizes) and the central
+	 * directory were not checked. Every 8-byte overwrite anywhere in a small archive must now be found, by opening
+	 * it (the central directory's CRC-32) or by verify (each local header against its record, each entry's data).
+	 */
+	@Test
+	void anEightByteOverwriteAnywhereInTheArchiveIsFound() throws Exception {
+		Path src = Files.createDirectories(tmp.resolve("tree"));
+		Random rnd = new Random(11);
+		for (int i = 0; i < 6; i++) {
+			Path dir = Files.createDirectories(src.resolve("bin/org/p" + (i % 2)));
+			Files.writeString(dir.resolve("C" + i + ".class"), "class C" + i + " " + rnd.nextInt(1000) + "\n");
+		}
+		Files.createSymbolicLink(src.resolve("bin/link"), src.getFileSystem().getPath("org/p0/C0.class"));
+		Path zip = tmp.resolve("small.zip");
+		try (ArchiveWriter w = Archives.newWriter(zip, WriteOptions.defaults())) {
+			w.addTree(src, "", TreeFilter.ALL);
+			w.commit();
+		}
+		byte[] sound = Files.readAllBytes(zip);
+		Path damaged = tmp.resolve("damaged.zip");
+		List<Integer> unnoticed = new java.util.ArrayList<>();
+		for (int at = 0; at + 8 <= sound.length; at++) {
+			byte[] bytes = sound.clone();
+			for (int k = 0; k < 8; k++) {
+				bytes[at + k] = (byte) (k % 2 == 0 ? 0xde : 0xad);
+			}
+			if (java.util.Arrays.equals(bytes, sound)) {
+				continue;
+			}
+			Files.write(damaged, bytes);
+			try (ArchiveReader r = Archives.open(damaged)) {
+				r.verify(List.of(""), ExtractOptions.defaults().withWorkers(1));
+				unnoticed.add(at);
+			} catch (ArchiveException e) {
+				assertThat(e.getArchive()).isEqualTo(damaged);
+			}
+		}
+		assertThat(unnoticed).as("offsets of %s bytes where an overwrite passed verify", sound.length).isEmpty();
+	}
+
+	@Test
+	void aDamagedLocalHeaderIsNamedThoughItsDataIsSound() throws Exception {
+		Path zip = archive(noise(4000, 9), noise(300_000, 10));
+		byte[] bytes = Files.readAllBytes(zip);
+		byte[] name = "a/small.bin".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+		for (int i = 0; i + name.length <= bytes.length; i++) { // the first occurrence: its local header
+			if (java.util.Arrays.equals(bytes, i, i + name.length, name, 0, name.length)) {
+				bytes[i] = 'A';
+				break;
+			}
+		}
+		Files.write(zip, bytes);
+		try (ArchiveReader r = Archives.open(zip)) {
+			assertThatThrownBy(() -> r.verify(List.of(""), ExtractOptions.defaults()))
+					.isInstanceOfSatisfying(ArchiveException.class, e -> {
+						assertThat(e.getEntry()).isEqualTo("a/small.bin");
+						assertThat(e.getMessage()).contains("local header differs from the central directory (name)");
+					});
+		}
+	}
+
+	@Test
+	void aDamagedCentralDirectoryIsRefusedWhenTheArchiveIsOpened() throws Exception {
+		Path zip = archive(noise(4000, 11), noise(300_000, 12));
+		byte[] bytes = Files.readAllBytes(zip);
+		byte[] name = "b/text.txt".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+		int last = -1;
+		for (int i = 0; i + name.length <= bytes.length; i++) { // the last occurrence: its central record
+			if (java.util.Arrays.equals(bytes, i, i + name.length, name, 0, name.length)) {
+				last = i;
+			}
+		}
+		bytes[last + 2] = 'T'; // b/Text.txt: a valid name, another file
+		Files.write(zip, bytes);
+		assertThatThrownBy(() -> Archives.open(zip)).isInstanceOfSatisfying(ArchiveException.class, e -> {
+			assertThat(e.getArchive()).isEqualTo(zip);
+			assertThat(e.getMessage()).contains("damaged central directory");
+		});
+	}
+
 	@Test
 	void cancelStopsVerification() throws Exception {
 		Path zip = archive(noise(4000, 7), noise(300_000, 8));

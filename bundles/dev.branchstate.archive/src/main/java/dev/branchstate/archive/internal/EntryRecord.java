@@ -18,6 +18,9 @@ final class EntryRecord {
 	long size;
 	long csize;
 	long localOffset;
+	/** Reader: the general-purpose flags and the DOS date and time of the central record, which the local header repeats. */
+	int flags;
+	int dosTime;
 	/** Chunked entries: nominal uncompressed chunk size and per-chunk compressed size and CRC; else null. */
 	int chunkSize;
 	int[] chunkCsize;

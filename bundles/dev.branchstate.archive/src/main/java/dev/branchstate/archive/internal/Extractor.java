@@ -130,12 +130,19 @@ final class Extractor {
 		prefixLength = prefix.length();
 		List<EntryRecord> selected = new ArrayList<>();
 		long total = 0;
+		if (verifying() && !reader.centralDirectoryChecked()) {
+			throw new ArchiveException("no checksum of the central directory in the archive's comment: damaged there,"
+					+ " or not written by this engine", archive, null, -1);
+		}
 		for (EntryRecord r : reader.records()) {
 			if (!r.name.startsWith(prefix) || r.name.length() == prefix.length()) {
 				continue;
 			}
-			if (verifying() && (r.type == EntryType.DIRECTORY
-					|| verifyPrefixes.stream().noneMatch(p -> r.name.startsWith(p)))) {
+			if (verifying() && verifyPrefixes.stream().noneMatch(p -> r.name.startsWith(p))) {
+				continue;
+			}
+			if (verifying() && r.type == EntryType.DIRECTORY) {
+				reader.dataOffset(r); // a directory has no data: its local header is all there is to check
 				continue;
 			}
 			if (r.type != EntryType.DIRECTORY && r.method != ArchiveEntry.METHOD_STORED
@@ -505,7 +512,7 @@ final class Extractor {
 			int dataIndex = -1;
 			if (at + ZipFormat.LOC_LEN <= len) {
 				long data = reader.dataOffset(r, packed, at);
-				if (data - start + r.csize <= len) {
+				if (data >= 0 && data - start + r.csize <= len) {
 					dataIndex = (int) (data - start);
 				}
 			}
@@ -517,7 +524,7 @@ final class Extractor {
 				bufStart = r.localOffset;
 				reader.readFully(buf, r.localOffset, r);
 				long data = reader.dataOffset(r, buf, 0);
-				if (data - r.localOffset + r.csize <= n) {
+				if (data >= 0 && data - r.localOffset + r.csize <= n) {
 					dataIndex = (int) (data - r.localOffset);
 				}
 			}
@@ -528,7 +535,12 @@ final class Extractor {
 				buf = ZipFormat.le(ByteBuffer.allocateDirect(n));
 				bufStart = r.localOffset;
 				reader.readFully(buf, r.localOffset, r);
-				dataIndex = (int) (reader.dataOffset(r, buf, 0) - r.localOffset);
+				long data = reader.dataOffset(r, buf, 0);
+				if (data < 0) {
+					throw new ArchiveException("local header extends past the central directory", reader.path(),
+							r.name, r.localOffset);
+				}
+				dataIndex = (int) (data - r.localOffset);
 			}
 			decodeAndWrite(r, rel(r), buf, dataIndex, bufStart + dataIndex, slot.raw);
 		}

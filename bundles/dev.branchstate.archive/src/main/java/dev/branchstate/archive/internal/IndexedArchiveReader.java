@@ -48,14 +48,18 @@ public final class IndexedArchiveReader implements ArchiveReader {
 	private final Map<String, EntryRecord> byName;
 	private final List<ArchiveEntry> entries;
 	private final long centralDirectoryOffset;
+	/** Whether the central directory was checked against the CRC-32 its writer recorded (ours since it records one). */
+	private final boolean centralDirectoryChecked;
 	private final int bufferSize;
 	private volatile boolean closed;
 
-	private IndexedArchiveReader(Path path, FileChannel channel, EntryRecord[] records, long cdOffset) {
+	private IndexedArchiveReader(Path path, FileChannel channel, EntryRecord[] records, long cdOffset,
+			boolean centralDirectoryChecked) {
 		this.path = path;
 		this.channel = channel;
 		this.records = records;
 		this.centralDirectoryOffset = cdOffset;
+		this.centralDirectoryChecked = centralDirectoryChecked;
 		this.byName = HashMap.newHashMap(records.length);
 		List<ArchiveEntry> list = new ArrayList<>(records.length);
 		int buf = DEFAULT_BUFFER;
@@ -87,7 +91,7 @@ public final class IndexedArchiveReader implements ArchiveReader {
 		try {
 			CentralDirectoryParser p = new CentralDirectoryParser(path, ch);
 			EntryRecord[] recs = p.parse();
-			return new IndexedArchiveReader(path, ch, recs, p.cdOffset);
+			return new IndexedArchiveReader(path, ch, recs, p.cdOffset, p.cdChecked);
 		} catch (IOException | RuntimeException | Error e) {
 			ch.close();
 			if (e instanceof ArchiveException || e instanceof Error) {
@@ -97,9 +101,13 @@ public final class IndexedArchiveReader implements ArchiveReader {
 		}
 	}
 
-	@Override
 	public Path path() {
 		return path;
+	}
+
+	/** @return whether the central directory was checked against the CRC-32 its writer recorded in the comment */
+	boolean centralDirectoryChecked() {
+		return centralDirectoryChecked;
 	}
 
 	/**
@@ -171,15 +179,41 @@ public final class IndexedArchiveReader implements ArchiveReader {
 		return r == null ? Optional.empty() : Optional.of(r.toEntry());
 	}
 
-	/** Reads the local header of an entry and returns the offset of its data (validated against the file). */
+	/**
+	 * Reads the local header of an entry and returns the offset of its data (the header validated against the file
+	 * and the entry's central directory record).
+	 */
 	long dataOffset(EntryRecord r) throws IOException {
-		ByteBuffer b = ZipFormat.le(ByteBuffer.allocate(ZipFormat.LOC_LEN));
-		readFully(b, r.localOffset, r);
-		return dataOffset(r, b, 0);
+		long data = dataOffset(r,
+				readHeader(r, ZipFormat.LOC_LEN + r.nameBytes.length + ZipFormat.LOCAL_ZIP64_EXTRA_LEN), 0);
+		if (data < 0) { // a longer extra field (another writer's)
+			data = dataOffset(r, readHeader(r, ZipFormat.LOC_LEN + 2 * 0xffff), 0);
+		}
+		if (data < 0) {
+			throw new ArchiveException("local header extends past the central directory", path, r.name,
+					r.localOffset);
+		}
+		return data;
 	}
 
-	/** Validates the local header held in {@code b} at {@code at}; returns the absolute data offset. */
+	private ByteBuffer readHeader(EntryRecord r, int length) throws IOException {
+		int n = (int) Math.min(length, Math.max(0, centralDirectoryOffset - r.localOffset));
+		ByteBuffer b = ZipFormat.le(ByteBuffer.allocate(n));
+		readFully(b, r.localOffset, r);
+		return b;
+	}
+
+	/**
+	 * Validates the local header held in {@code b} at {@code at} (up to {@code b.limit()}): its signature, and that
+	 * it says what the entry's central directory record says (name, flags, method, time, CRC-32 and sizes, which a
+	 * data descriptor may leave out), so that a damaged header is found although no byte of the data changed.
+	 *
+	 * @return the absolute data offset, or -1 when {@code b} does not hold the whole header (name and extra field)
+	 */
 	long dataOffset(EntryRecord r, ByteBuffer b, int at) throws ArchiveException {
+		if (at + ZipFormat.LOC_LEN > b.limit()) {
+			return -1;
+		}
 		if (b.getInt(at) != ZipFormat.LOC_SIG) {
 			throw new ArchiveException("bad local header signature", path, r.name, r.localOffset);
 		}
@@ -192,6 +226,14 @@ public final class IndexedArchiveReader implements ArchiveReader {
 		long data = r.localOffset + ZipFormat.LOC_LEN + n + e;
 		if (data > centralDirectoryOffset || r.csize > centralDirectoryOffset - data) {
 			throw new ArchiveException("entry data extends past the central directory", path, r.name, r.localOffset);
+		}
+		if (at + ZipFormat.LOC_LEN + n + e > b.limit()) {
+			return -1;
+		}
+		String differs = LocalHeaders.difference(r, b, at, n, e);
+		if (differs != null) {
+			throw new ArchiveException("local header differs from the central directory (" + differs + ")", path,
+					r.name, r.localOffset);
 		}
 		return data;
 	}
@@ -285,6 +327,7 @@ public final class IndexedArchiveReader implements ArchiveReader {
 		private final Path path;
 		private final FileChannel ch;
 		long cdOffset;
+		boolean cdChecked;
 
 		CentralDirectoryParser(Path path, FileChannel ch) {
 			this.path = path;
@@ -306,6 +349,40 @@ public final class IndexedArchiveReader implements ArchiveReader {
 				p += n;
 			}
 			return b;
+		}
+
+		/**
+		 * An archive whose comment is our {@link ZipFormat#CD_CRC_COMMENT} (every archive this engine wrote since the
+		 * comment exists) has everything from its central directory to its end record checked against it.
+		 */
+		private void checkCentralDirectoryCrc(ByteBuffer tail, int eocd, ByteBuffer cd, long cdEnd, long eocdPos)
+				throws IOException {
+			int length = Short.toUnsignedInt(tail.getShort(eocd + 20));
+			byte[] comment = new byte[length];
+			tail.get(eocd + ZipFormat.END_LEN, comment);
+			String text = new String(comment, StandardCharsets.ISO_8859_1);
+			if (!text.startsWith(ZipFormat.CD_CRC_COMMENT)) {
+				return; // another writer's archive, or one of ours from before the comment
+			}
+			long expected;
+			try {
+				if (length != ZipFormat.CD_CRC_COMMENT_LEN) {
+					throw new NumberFormatException(text);
+				}
+				expected = Long.parseLong(text.substring(ZipFormat.CD_CRC_COMMENT.length()), 16);
+			} catch (NumberFormatException e) {
+				throw bad("damaged archive comment (the central directory's checksum): " + text, null, eocdPos);
+			}
+			java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+			crc.update(cd.duplicate().clear());
+			if (eocdPos > cdEnd) {
+				crc.update(read(cdEnd, (int) Math.min(eocdPos - cdEnd, Integer.MAX_VALUE)));
+			}
+			if (crc.getValue() != expected) {
+				throw bad("damaged central directory: its CRC-32 is " + String.format("%08x", crc.getValue()) //$NON-NLS-1$
+						+ ", the archive was written with " + String.format("%08x", expected), null, cdOffset); //$NON-NLS-1$
+			}
+			cdChecked = true;
 		}
 
 		EntryRecord[] parse() throws IOException {
@@ -368,6 +445,7 @@ public final class IndexedArchiveReader implements ArchiveReader {
 						null, eocdPos);
 			}
 			ByteBuffer cd = read(cdOffset, (int) cdSize);
+			checkCentralDirectoryCrc(tail, eocd, cd, cdOffset + cdSize, eocdPos);
 			EntryRecord[] recs = new EntryRecord[(int) entries];
 			Map<String, EntryRecord> seen = HashMap.newHashMap(recs.length);
 			CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
@@ -511,6 +589,8 @@ public final class IndexedArchiveReader implements ArchiveReader {
 				r.size = size;
 				r.csize = csize;
 				r.localOffset = offset;
+				r.flags = Short.toUnsignedInt(cd.getShort(p + 8));
+				r.dosTime = (int) dos;
 				if (chunkCsize != null) {
 					validateFrames(r, name, at, chunkSize, chunkCsize, chunkCrc);
 					r.chunkSize = chunkSize;

@@ -40,6 +40,13 @@ final class ZipFormat {
 	/** 100 ns intervals between 1601-01-01 and 1970-01-01. */
 	private static final long NTFS_EPOCH_OFFSET = 116444736000000000L;
 	static final int LOCAL_ZIP64_EXTRA_LEN = 20;
+	/**
+	 * Ours: the archive comment that carries the CRC-32 of everything from the central directory to the end record
+	 * (the central directory's records, the Zip64 end record and locator), as 8 lower-case hex digits after it. The
+	 * central directory holds names, modes, times and frame tables that no entry's data checks.
+	 */
+	static final String CD_CRC_COMMENT = "branchstate cd-crc32="; //$NON-NLS-1$
+	static final int CD_CRC_COMMENT_LEN = CD_CRC_COMMENT.length() + 8;
 
 	private ZipFormat() {
 	}
@@ -219,7 +226,10 @@ final class ZipFormat {
 		b.position(e);
 	}
 
-	/** Appends the end records (Zip64 ones when needed). */
+	/**
+	 * Appends the end records (Zip64 ones when needed), the end record with the {@link #CD_CRC_COMMENT} of all that
+	 * {@code out} holds before it (it holds the central directory from its start).
+	 */
 	static void putEnd(Growable out, long entries, long cdOffset, long cdSize) {
 		boolean zip64 = entries >= MAX16 || cdOffset >= MAX32 || cdSize >= MAX32;
 		if (zip64) {
@@ -243,7 +253,11 @@ final class ZipFormat {
 			b.putInt(p + 16, 1);
 			b.position(p + ZIP64_LOC_LEN);
 		}
-		ByteBuffer b = out.reserve(END_LEN);
+		java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+		crc.update(out.flip());
+		byte[] comment = (CD_CRC_COMMENT + String.format("%08x", Long.valueOf(crc.getValue()))) //$NON-NLS-1$
+				.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+		ByteBuffer b = out.reserve(END_LEN + comment.length);
 		int p = b.position();
 		b.putInt(p, END_SIG);
 		b.putShort(p + 4, (short) 0);
@@ -253,8 +267,9 @@ final class ZipFormat {
 		b.putShort(p + 10, n);
 		b.putInt(p + 12, zip64 ? -1 : (int) cdSize);
 		b.putInt(p + 16, zip64 ? -1 : (int) cdOffset);
-		b.putShort(p + 20, (short) 0);
-		b.position(p + END_LEN);
+		b.putShort(p + 20, (short) comment.length);
+		b.put(p + END_LEN, comment);
+		b.position(p + END_LEN + comment.length);
 	}
 
 	/** A heap buffer that grows; {@link #reserve(int)} returns it positioned where to write. */
