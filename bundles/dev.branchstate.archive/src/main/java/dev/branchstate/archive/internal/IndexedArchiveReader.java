@@ -101,6 +101,7 @@ public final class IndexedArchiveReader implements ArchiveReader {
 		}
 	}
 
+	@Override
 	public Path path() {
 		return path;
 	}
@@ -375,8 +376,13 @@ public final class IndexedArchiveReader implements ArchiveReader {
 			}
 			java.util.zip.CRC32 crc = new java.util.zip.CRC32();
 			crc.update(cd.duplicate().clear());
+			if (eocdPos - cdEnd > ZipFormat.ZIP64_END_LEN + ZipFormat.ZIP64_LOC_LEN) {
+				// this writer puts nothing there but the Zip64 end record and locator
+				throw bad("damaged archive: " + (eocdPos - cdEnd) + " bytes between the central directory and its end"
+						+ " record", null, cdEnd);
+			}
 			if (eocdPos > cdEnd) {
-				crc.update(read(cdEnd, (int) Math.min(eocdPos - cdEnd, Integer.MAX_VALUE)));
+				crc.update(read(cdEnd, (int) (eocdPos - cdEnd)));
 			}
 			if (crc.getValue() != expected) {
 				throw bad("damaged central directory: its CRC-32 is " + String.format("%08x", crc.getValue()) //$NON-NLS-1$
