@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Differential-correctness soak (issue 12): seeded random steps of real Git work on a real Java project built by JDT
-# in an IDE with Branchstate and Branchstate for Java installed from the update site; after every step the
-# workspace's derived data (the output folder byte for byte, the problem markers) must equal a clean JDT build of
-# the same working tree, in a second workspace. Stops at the first divergence, printing the seed, the step and what
+# in an IDE with Branchstate, Branchstate for Java and the Java index installed from the update site; after every step
+# the workspace's derived data (the output folder byte for byte, the problem markers, the Java index's dump) must
+# equal a clean JDT build and a fresh index of the same working tree, in a second workspace. Stops at the first divergence, printing the seed, the step and what
 # differs.
 #
 #   ./launch releng/soak/run.sh --steps N --seed S [--no-build] [--dir /tmp/soak-S] [--require-each]
@@ -64,11 +64,11 @@ if [ $build = 1 ]; then
 	say "== building the update site and the IDE"
 	./mvnw -B -q -DskipTests verify # (-DskipTests leaves out the soak module too)
 fi
-say "== installing Branchstate and Branchstate for Java into a fresh IDE in $dir"
+say "== installing Branchstate, Branchstate for Java and the Java index into a fresh IDE in $dir"
 umount "$dir/store" 2>/dev/null || true
 rm -rf "$dir"
 mkdir -p "$logs"
-install_ide "$dir" dev.branchstate.feature.feature.group,dev.branchstate.jdt.feature.feature.group
+install_ide "$dir" dev.branchstate.feature.feature.group,dev.branchstate.jdt.feature.feature.group,dev.branchstate.examples.feature.feature.group
 
 # The store on a small file system of its own (a tmpfs: the full-disk step fills it), budget below its size.
 store=$dir/store
@@ -95,6 +95,25 @@ customize() { # the preferences the IDE starts with (default scope): the store, 
 }
 customize
 export IDE_ARGS="-pluginCustomization $dir/customization.ini"
+# The work tree as Git sees it, and a fingerprint of the contents of every file Git sees (tracked or not ignored).
+porcelain() { git -C "$repo" status --porcelain=v1 --untracked-files=all; }
+fingerprint() {
+	# (a tracked file deleted by the driver is listed by ls-files and left out of the sums)
+	(cd "$repo" && git ls-files -z -co --exclude-standard | sort -z | { xargs -0 -r sha1sum 2>/dev/null || true; } | sha1sum | cut -c1-16)
+}
+# Every IDE session writes the Java index's dump when it exits normally (JavaIndexService, -D...dumpAtExit) into
+# $dumps, and the driver records the tree it indexed ($dumps.tree): the check compares the step's last session's dump
+# with a fresh index's when the tree is still the same, and the dump of the check's own session always. (The check's
+# session alone would not do: each start indexes every file whose hash changed, which hides what a switch restored.)
+dumps=$dir/index-dump
+eval "shared_$(declare -f app)"
+app() {
+	local rc=0
+	rm -rf "$dumps" "$dumps.tree"
+	IDE_JVM="-Xmx2g -Ddev.branchstate.javaindex.dumpAtExit=$dumps" shared_app "$@" || rc=$?
+	[ ! -d "$dumps" ] || fingerprint > "$dumps.tree"
+	return $rc
+}
 
 say "== the repository: Apache Commons Lang 3.18.0 sources, one Java project (JRE container, bin/ ignored)"
 repo=$dir/commons-lang
@@ -170,12 +189,6 @@ java_edit() {
 
 # ------------------------------------------------------------------------------------------------ checks
 
-# The work tree as Git sees it, and a fingerprint of the contents of every file Git sees (tracked or not ignored).
-porcelain() { git -C "$repo" status --porcelain=v1 --untracked-files=all; }
-fingerprint() {
-	# (a tracked file deleted by the driver is listed by ls-files and left out of the sums)
-	(cd "$repo" && git ls-files -z -co --exclude-standard | sort -z | { xargs -0 -r sha1sum 2>/dev/null || true; } | sha1sum | cut -c1-16)
-}
 expect_tree() { expected_porcelain=$(porcelain); expected_print=$(fingerprint); }
 
 # clean_build: a clean JDT build of the working tree (tracked files as they are now plus untracked ones) in a
@@ -194,9 +207,11 @@ clean_build() {
 		&& git -C "$clean/tree" -c user.name=soak -c user.email=soak@branchstate.invalid commit -q -m clean
 	# a workspace of its own, with automatic switching off and its own store: a plain IDE's clean build
 	printf 'dev.branchstate.core/autoSwitch=false\ndev.branchstate.core/storeLocation=%s\n%s\n' "$dir/store-clean" "$no_jvm_search" > "$dir/clean.ini"
+	local dumps=$clean/index # (app's dump of the Java index: a fresh one)
 	IDE_ARGS="-pluginCustomization $dir/clean.ini" ws=$dir/ws-clean app import "$clean/tree" > "$clean/import.log" \
 		&& IDE_ARGS="-pluginCustomization $dir/clean.ini" ws=$dir/ws-clean app build "$clean/tree" --problems > "$clean/build.log" \
 		|| { cat "$clean/build.log" >&2; fail "the clean build failed"; }
+	[ -f "$clean/index/commons-lang.dump" ] || fail "the clean build's session wrote no dump of the Java index"
 	grep '^problem ' "$clean/build.log" > "$clean/problems.txt" || true
 	rm -rf "$dir/ws-clean" "$dir/store-clean"
 }
@@ -217,7 +232,13 @@ jdt_failed() {
 
 # check: once the IDE is idle and built, the derived data equals a clean build; the invariants hold.
 check() {
-	local log=$logs/check-$step_no.log diffs now_porcelain now_print
+	local log=$logs/check-$step_no.log diffs now_porcelain now_print indexes=check
+	# the dump of the step's last IDE session, when it ended normally and the tree is still the one it indexed
+	rm -rf "$dir/index-step" "$dir/index-check"
+	if [ -f "$dumps.tree" ] && [ "$(cat "$dumps.tree")" = "$(fingerprint)" ]; then
+		mv "$dumps" "$dir/index-step"
+		indexes="step's session and check"
+	fi
 	app build "$repo" --problems > "$log" || { cat "$log" >&2; fail "the build session failed"; }
 	if jdt_failed; then
 		# not Branchstate's, and what a user meets then is JDT's error marker: they clean the project. The step is not
@@ -239,10 +260,15 @@ check() {
 		diff <(echo "$expected_porcelain") <(echo "$now_porcelain") >&2 || true
 		fail "the work tree changed during the IDE session (git status or contents): a tracked or user file written"
 	fi
+	[ -d "$dumps" ] || fail "the check's session wrote no dump of the Java index"
+	mv "$dumps" "$dir/index-check"
 	clean_build
 	# the files of bin/ (as JDT's own check does: an empty package folder that JDT's incremental build leaves when
-	# the last file of a package goes is not a divergence), then the problems
-	diffs=$( { diff <(manifest "$clean/tree/bin") <(manifest "$repo/bin") || true; diff "$clean/problems.txt" "$dir/problems.txt" || true; } )
+	# the last file of a package goes is not a divergence), the problems, the Java index of the step's session and of
+	# the check's
+	diffs=$( { diff <(manifest "$clean/tree/bin") <(manifest "$repo/bin") || true; diff "$clean/problems.txt" "$dir/problems.txt" || true
+		[ ! -d "$dir/index-step" ] || diff -r --label "fresh index" --label "index at the end of the step's session" "$clean/index" "$dir/index-step" || true
+		diff -r --label "fresh index" --label "index of the check's session" "$clean/index" "$dir/index-check" || true; } )
 	if [ -n "$diffs" ]; then
 		n_divergences=$((n_divergences + 1))
 		echo "DIVERGENCE at seed=$seed step=$step_no ($step_name) on $(git -C "$repo" rev-parse --abbrev-ref HEAD)@$(git -C "$repo" rev-parse --short HEAD):" >&2
@@ -294,7 +320,8 @@ check() {
 		sed 's/^/     /' <<<"$left"
 		fail "files left in the store after the IDE started again"
 	fi
-	say "   ok: bin/ $(find "$repo/bin" -type f | wc -l) files = clean build, $(wc -l < "$dir/problems.txt") problems = clean build;" \
+	say "   ok: bin/ $(find "$repo/bin" -type f | wc -l) files = clean build, $(wc -l < "$dir/problems.txt") problems = clean build," \
+		"Java index ($indexes) = fresh index ($(grep -c '^[^ ]' "$clean/index/commons-lang.dump") units);" \
 		"git status as the driver left it; $(tail -1 "$logs/verify-$step_no.log"), $((total / 1024)) kB <= budget"
 }
 
@@ -498,7 +525,8 @@ step_kill() {
 	fi
 	say "$step_no: $step_name"
 	known=$(find "$store/states" -type f | sort)
-	java ${IDE_JVM:--Xmx2g} -jar "$launcher" -nosplash -data "$ws" $IDE_ARGS -application dev.branchstate.core.app "$@" > "$log" 2>&1 &
+	rm -rf "$dumps" "$dumps.tree"
+	java -Xmx2g -Ddev.branchstate.javaindex.dumpAtExit="$dumps" -jar "$launcher" -nosplash -data "$ws" $IDE_ARGS -application dev.branchstate.core.app "$@" > "$log" 2>&1 &
 	pid=$!
 	n_kill_attempts=$((n_kill_attempts + 1))
 	if [ $trigger = 1 ]; then
@@ -521,6 +549,7 @@ step_kill() {
 		say "   the session had ended before the kill"
 	fi
 	wait "$pid" 2>/dev/null || true
+	[ ! -d "$dumps" ] || fingerprint > "$dumps.tree" # (the session ended before the kill)
 	if [ -f "$repo/.git/index.lock" ]; then
 		rm -f "$repo/.git/index.lock"
 		say "   removed .git/index.lock left by the killed checkout"

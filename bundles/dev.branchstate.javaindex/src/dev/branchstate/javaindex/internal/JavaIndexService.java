@@ -64,7 +64,9 @@ import dev.branchstate.javaindex.IndexUpdate.Cause;
  * the index lives under this bundle's state location, one directory per project.
  * <p>
  * System property {@value #SHARDS}: number of store shards per project, {@code 0} (default) for one EMF resource
- * per compilation unit.
+ * per compilation unit. System property {@value #DUMP_AT_EXIT}: a folder where the service writes, when it closes
+ * (the IDE exits normally), {@link #dump(IProject)} of every project it indexed once its work is done, one
+ * {@code <project>.dump} file each (for support and the soak, which compares it with a clean workspace's).
  */
 @Component(service = { IJavaIndex.class, JavaIndexService.class }, immediate = true)
 public final class JavaIndexService implements IJavaIndex, IResourceChangeListener {
@@ -72,6 +74,9 @@ public final class JavaIndexService implements IJavaIndex, IResourceChangeListen
 	/** Job family of the indexing job. */
 	public static final Object FAMILY = JavaIndexService.class.getName();
 	public static final String SHARDS = "dev.branchstate.javaindex.shards"; //$NON-NLS-1$
+	public static final String DUMP_AT_EXIT = "dev.branchstate.javaindex.dumpAtExit"; //$NON-NLS-1$
+	/** How long {@link #close()} waits for pending work before it writes the dumps of {@value #DUMP_AT_EXIT}. */
+	private static final Duration DUMP_WAIT = Duration.ofMinutes(2);
 	private static final String JAVA = "java"; //$NON-NLS-1$
 	/** Entries of a state: the store under {@value #STORE}, and the work not yet in the store. */
 	private static final String STORE = "store/"; //$NON-NLS-1$
@@ -132,6 +137,10 @@ public final class JavaIndexService implements IJavaIndex, IResourceChangeListen
 
 	@Deactivate
 	public void close() {
+		String dumps = System.getProperty(DUMP_AT_EXIT);
+		if (dumps != null && !dumps.isBlank()) {
+			dumpAll(Path.of(dumps));
+		}
 		closed = true;
 		workspace.removeResourceChangeListener(this);
 		job.cancel();
@@ -141,6 +150,35 @@ public final class JavaIndexService implements IJavaIndex, IResourceChangeListen
 			Thread.currentThread().interrupt();
 		}
 		pool.shutdown();
+	}
+
+	/**
+	 * Writes the dump of every indexed project into a folder, after the pending work is done ({@link #DUMP_WAIT} at
+	 * most: a dump of an index still at work starts with a line that says so, and equals no clean index's).
+	 */
+	private void dumpAll(Path folder) {
+		boolean idle = false;
+		long deadline = System.nanoTime() + DUMP_WAIT.toNanos();
+		try {
+			while (!idle && System.nanoTime() < deadline
+					&& job.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000), null)) {
+				synchronized (pending) {
+					idle = pending.isEmpty() && running.isEmpty() && job.getState() == Job.NONE;
+				}
+			}
+		} catch (InterruptedException e) {
+			Thread.currentThread().interrupt();
+		}
+		try {
+			Files.createDirectories(folder);
+			for (String name : new TreeSet<>(indexes.keySet())) {
+				String dump = dump(workspace.getRoot().getProject(name));
+				Files.writeString(folder.resolve(name + ".dump"), //$NON-NLS-1$
+						idle ? dump : "not idle after " + DUMP_WAIT + '\n' + dump); //$NON-NLS-1$
+			}
+		} catch (IOException | RuntimeException e) {
+			Log.error(Messages.bind(Messages.Index_dumpFailed, folder), e);
+		}
 	}
 
 	private Pending pendingOf(String project) {

@@ -14,6 +14,7 @@ public final class Messages extends NLS {
 	public static String Index_saveFailed;
 	public static String Index_otherLayout;
 	public static String Index_serviceMissing;
+	public static String Index_dumpFailed;
 
 	static {
 		NLS.initializeMessages(BUNDLE_NAME, Messages.class);

@@ -244,6 +244,27 @@ class JavaIndexTest {
 	}
 
 	@Test
+	void aServiceAskedForADumpAtExitWritesWhatItKnowsOnceItsWorkIsDone(@TempDir Path temp) throws Exception {
+		IProject p = project("dumped");
+		write(p, "src/a/A.java", "package a; public class A { int f; void m(B b) {} }");
+		write(p, "src/a/B.java", "package a; class B extends A {}");
+		settle();
+		Path dumps = temp.resolve("dumps");
+		System.setProperty(JavaIndexService.DUMP_AT_EXIT, dumps.toString());
+		try {
+			// closed at once: its first pass over the workspace is still to do, and close() waits for it
+			new JavaIndexService(WORKSPACE, temp.resolve("at-exit"), 0).close();
+		} finally {
+			System.clearProperty(JavaIndexService.DUMP_AT_EXIT);
+		}
+		String dump = Files.readString(dumps.resolve("dumped.dump"));
+		assertThat(dump).contains("src/a/A.java ", "src/a/B.java ").isEqualTo(freshDump(p, temp.resolve("fresh"), 0))
+				.isEqualTo(((JavaIndexService) index).dump(p));
+		p.delete(true, true, null);
+		settle();
+	}
+
+	@Test
 	void contributorIsRegisteredThroughTheExtensionPoint() throws Exception {
 		IStateContributor contributor = contributor();
 		assertThat(contributor.version()).isEqualTo(2);
