@@ -3,6 +3,7 @@ package dev.branchstate.archive;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -52,6 +53,20 @@ public interface ArchiveReader extends AutoCloseable {
 	 * @throws ArchiveException naming the archive, the first damaged entry found and the offset
 	 */
 	void verify(List<String> prefixes, ExtractOptions options) throws IOException;
+
+	/**
+	 * As {@link #verify(List, ExtractOptions)}, but leaves out the file entries that one of {@code plans} found
+	 * already identical in its target: an extraction with those plans never reads them. What a restore checks before
+	 * writing is then what it will write, and its cost follows the change, not the size of the state.
+	 */
+	void verify(List<String> prefixes, Collection<ExtractPlan> plans, ExtractOptions options) throws IOException;
+
+	/**
+	 * Finds what a differential extraction of the entries under {@link ExtractOptions#prefix()} into
+	 * {@code targetDirectory} would write, with a stat of each target file (and a CRC-32 of those whose time alone
+	 * differs), on the options' workers, cancelled through them. Reads no entry data and writes nothing.
+	 */
+	ExtractPlan plan(Path targetDirectory, ExtractOptions options) throws IOException;
 
 	/** Idempotent. */
 	@Override

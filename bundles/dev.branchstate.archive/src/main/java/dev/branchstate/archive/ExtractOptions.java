@@ -22,6 +22,7 @@ public final class ExtractOptions {
 	private BooleanSupplier canceled = () -> false;
 	private long maxTotalSize = Long.MAX_VALUE;
 	private long maxRatio = 1_000_000;
+	private ExtractPlan plan;
 
 	private ExtractOptions() {
 	}
@@ -44,6 +45,7 @@ public final class ExtractOptions {
 		o.canceled = canceled;
 		o.maxTotalSize = maxTotalSize;
 		o.maxRatio = maxRatio;
+		o.plan = plan;
 		return o;
 	}
 
@@ -146,6 +148,21 @@ public final class ExtractOptions {
 		ExtractOptions o = copy();
 		o.maxRatio = ratio;
 		return o;
+	}
+
+	/**
+	 * Writes what a {@link ArchiveReader#plan} of the same target and prefix found to differ, and nothing else,
+	 * without looking at the target again (the other file entries count as skipped; mirror mode keeps them). The
+	 * extraction refuses a plan made for another target or prefix. Default {@code null}: no plan.
+	 */
+	public ExtractOptions withPlan(ExtractPlan value) {
+		ExtractOptions o = copy();
+		o.plan = value;
+		return o;
+	}
+
+	public ExtractPlan plan() {
+		return plan;
 	}
 
 	public String prefix() {

@@ -22,6 +22,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashSet;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -47,6 +48,7 @@ import dev.branchstate.archive.ArchiveException;
 import dev.branchstate.archive.ArchiveProgress;
 import dev.branchstate.archive.EntryType;
 import dev.branchstate.archive.ExtractOptions;
+import dev.branchstate.archive.ExtractPlan;
 import dev.branchstate.archive.ExtractResult;
 
 /**
@@ -96,23 +98,34 @@ final class Extractor {
 	private Executor executor;
 	/** verify mode: the name prefixes of the entries to check; {@code null} when extracting */
 	private final List<String> verifyPrefixes;
+	/** verify mode: plans whose entries already identical in their targets are not checked (never read) */
+	private final List<ExtractPlan> verifySkipping;
+	/** extraction: whether each file's target is looked at (differential, and no plan said what to write) */
+	private final boolean checkIdentity;
 
 	Extractor(IndexedArchiveReader reader, Path target, ExtractOptions options) {
-		this(reader, target.toAbsolutePath().normalize(), null, options);
+		this(reader, target.toAbsolutePath().normalize(), null, List.of(), options);
 	}
 
-	/** @return an extractor that checks the file and link entries under any of the prefixes and writes nothing */
-	static Extractor verifier(IndexedArchiveReader reader, List<String> prefixes, ExtractOptions options) {
-		return new Extractor(reader, null, List.copyOf(prefixes),
-				options.withPrefix("").withDifferential(false).withMirror(false));
+	/**
+	 * @return an extractor that checks the file and link entries under any of the prefixes, but those that one of
+	 *         the plans skips, and writes nothing
+	 */
+	static Extractor verifier(IndexedArchiveReader reader, List<String> prefixes, Collection<ExtractPlan> skipping,
+			ExtractOptions options) {
+		return new Extractor(reader, null, List.copyOf(prefixes), List.copyOf(skipping),
+				options.withPrefix("").withDifferential(false).withMirror(false).withPlan(null));
 	}
 
-	private Extractor(IndexedArchiveReader reader, Path root, List<String> verifyPrefixes, ExtractOptions options) {
+	private Extractor(IndexedArchiveReader reader, Path root, List<String> verifyPrefixes,
+			List<ExtractPlan> verifySkipping, ExtractOptions options) {
 		this.reader = reader;
 		this.archive = reader.path();
 		this.root = root;
 		this.verifyPrefixes = verifyPrefixes;
+		this.verifySkipping = verifySkipping;
 		this.options = options;
+		this.checkIdentity = options.differential() && options.plan() == null;
 		this.progress = options.progress() != null ? options.progress() : new ArchiveProgress();
 		this.bufferSize = reader.bufferSize();
 		this.packedCapacity = (int) Math.min(Integer.MAX_VALUE - 16, Zstd.compressBound(bufferSize) + 2 * 0xffff + 64);
@@ -134,12 +147,20 @@ final class Extractor {
 			throw new ArchiveException("no checksum of the central directory in the archive's comment: damaged there,"
 					+ " or not written by this engine", archive, null, -1);
 		}
+		ExtractPlan plan = options.plan();
+		if (plan != null && (!plan.target().equals(root) || !plan.prefix().equals(prefix))) {
+			throw new IllegalArgumentException("a plan for " + plan.target() + " (prefix '" + plan.prefix()
+					+ "') given to an extraction into " + root + " (prefix '" + prefix + "')");
+		}
 		for (EntryRecord r : reader.records()) {
 			if (!r.name.startsWith(prefix) || r.name.length() == prefix.length()) {
 				continue;
 			}
 			if (verifying() && verifyPrefixes.stream().noneMatch(p -> r.name.startsWith(p))) {
 				continue;
+			}
+			if (verifying() && r.type == EntryType.FILE && verifySkipping.stream().anyMatch(p -> p.skips(r.name))) {
+				continue; // identical in its target: an extraction with the plan never reads it
 			}
 			if (verifying() && r.type == EntryType.DIRECTORY) {
 				reader.dataOffset(r); // a directory has no data: its local header is all there is to check
@@ -200,7 +221,14 @@ final class Extractor {
 								links.add(r);
 							}
 						}
-						case FILE -> submitFile(r, rel);
+						case FILE -> {
+							if (plan == null || plan.writes(r.name)) {
+								submitFile(r, rel);
+							} else { // identical in the target, as the plan found
+								skipped.incrementAndGet();
+								progress.entryDone(r.size);
+							}
+						}
 					}
 				} catch (IOException e) {
 					throw rethrow(e, r);
@@ -463,7 +491,7 @@ final class Extractor {
 		int last = -1;
 		for (int i = 0; i < recs.length; i++) {
 			EntryRecord r = recs[i];
-			if (options.differential() && identical(root.resolve(rel(r)), r, slot.raw)) {
+			if (checkIdentity && identical(root.resolve(rel(r)), r, slot.raw)) {
 				skip[i] = true;
 				skipped.incrementAndGet();
 				progress.entryDone(r.size);
@@ -618,45 +646,14 @@ final class Extractor {
 				r.mtime, null);
 	}
 
-	/** Differential identity: same size, and same mtime (unless verifyContent) or same CRC-32 of content. */
+	/** Differential identity ({@link DiskIdentity}), looked up here only when no plan said what to write. */
 	private boolean identical(Path file, EntryRecord r, ByteBuffer buf) throws IOException {
-		BasicFileAttributes a;
-		try {
-			a = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-		} catch (NoSuchFileException e) {
-			return false;
-		} catch (FileSystemException e) {
-			return false;
-		}
-		if (!a.isRegularFile() || a.size() != r.size) {
-			return false;
-		}
-		if (!options.verifyContent() && ZipFormat.sameTime(a.lastModifiedTime(), r.mtime)) {
-			return true;
-		}
-		CRC32 crc = new CRC32();
-		try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-			long total = 0;
-			while (true) {
-				buf.clear();
-				int n = ch.read(buf);
-				if (n < 0) {
-					break;
-				}
-				total += n;
-				if (total > r.size) {
-					return false;
-				}
-				buf.flip();
-				crc.update(buf);
-			}
-			return total == r.size && (int) crc.getValue() == r.crc;
-		}
+		return DiskIdentity.identical(file, r, options.verifyContent(), buf);
 	}
 
 	private void submitChunked(EntryRecord r, String rel) throws IOException {
 		Path file = verifying() ? null : root.resolve(rel);
-		if (options.differential()) {
+		if (checkIdentity) {
 			Slot2 s = takeSlot();
 			try {
 				if (identical(file, r, s.raw)) {
@@ -818,7 +815,7 @@ final class Extractor {
 			return;
 		}
 		Path file = root.resolve(rel);
-		if (options.differential()) {
+		if (checkIdentity) {
 			ByteBuffer buf = ByteBuffer.allocate(1 << 16);
 			if (identical(file, r, buf)) {
 				skipped.incrementAndGet();

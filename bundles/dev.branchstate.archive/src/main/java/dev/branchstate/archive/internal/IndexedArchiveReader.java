@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -24,6 +25,7 @@ import dev.branchstate.archive.ArchiveException;
 import dev.branchstate.archive.ArchiveReader;
 import dev.branchstate.archive.EntryType;
 import dev.branchstate.archive.ExtractOptions;
+import dev.branchstate.archive.ExtractPlan;
 import dev.branchstate.archive.ExtractResult;
 
 /**
@@ -305,7 +307,24 @@ public final class IndexedArchiveReader implements ArchiveReader {
 		if (closed) {
 			throw new IllegalStateException("reader is closed: " + path);
 		}
-		Extractor.verifier(this, prefixes, options).run();
+		Extractor.verifier(this, prefixes, List.of(), options).run();
+	}
+
+	@Override
+	public void verify(List<String> prefixes, Collection<ExtractPlan> plans, ExtractOptions options)
+			throws IOException {
+		if (closed) {
+			throw new IllegalStateException("reader is closed: " + path);
+		}
+		Extractor.verifier(this, prefixes, plans, options).run();
+	}
+
+	@Override
+	public ExtractPlan plan(Path targetDirectory, ExtractOptions options) throws IOException {
+		if (closed) {
+			throw new IllegalStateException("reader is closed: " + path);
+		}
+		return Planner.plan(this, targetDirectory, options);
 	}
 
 	@Override

@@ -1,0 +1,57 @@
+package dev.branchstate.archive.internal;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.zip.CRC32;
+
+/**
+ * The one definition of a differential extraction's "already identical": a regular file of the entry's size and
+ * modification time (to the 100 ns the engine sets), or, when the time differs or {@code verifyContent} is asked,
+ * of the entry's CRC-32.
+ */
+final class DiskIdentity {
+
+	private DiskIdentity() {
+	}
+
+	/** @param buf scratch buffer for reading the file when its CRC-32 is needed (any size) */
+	static boolean identical(Path file, EntryRecord r, boolean verifyContent, ByteBuffer buf) throws IOException {
+		BasicFileAttributes a;
+		try {
+			a = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+		} catch (FileSystemException e) { // absent (NoSuchFileException), or a parent that is no directory
+			return false;
+		}
+		if (!a.isRegularFile() || a.size() != r.size) {
+			return false;
+		}
+		if (!verifyContent && ZipFormat.sameTime(a.lastModifiedTime(), r.mtime)) {
+			return true;
+		}
+		CRC32 crc = new CRC32();
+		try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+			long total = 0;
+			while (true) {
+				buf.clear();
+				int n = ch.read(buf);
+				if (n < 0) {
+					break;
+				}
+				total += n;
+				if (total > r.size) {
+					return false;
+				}
+				buf.flip();
+				crc.update(buf);
+			}
+			return total == r.size && (int) crc.getValue() == r.crc;
+		}
+	}
+}

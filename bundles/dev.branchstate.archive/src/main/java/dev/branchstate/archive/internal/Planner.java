@@ -1,0 +1,106 @@
+package dev.branchstate.archive.internal;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import dev.branchstate.archive.ArchiveCanceledException;
+import dev.branchstate.archive.EntryType;
+import dev.branchstate.archive.ExtractOptions;
+import dev.branchstate.archive.ExtractPlan;
+
+/**
+ * Makes an {@link ExtractPlan}: which file and link entries under the options' prefix a differential extraction into
+ * the target would write. Looks only at the central directory and the target (a stat per file, in slices on the
+ * options' workers); reads no entry data.
+ */
+final class Planner {
+
+	/** Entries per task: enough to make a task worth its hand-off, few enough to share the work. */
+	private static final int SLICE = 512;
+	private static final int CRC_BUFFER = 1 << 16;
+
+	private Planner() {
+	}
+
+	static ExtractPlan plan(IndexedArchiveReader reader, Path target, ExtractOptions options) throws IOException {
+		Path root = target.toAbsolutePath().normalize();
+		String prefix = options.prefix();
+		List<EntryRecord> files = new ArrayList<>();
+		Set<String> toWrite = ConcurrentHashMap.newKeySet();
+		AtomicLong bytes = new AtomicLong();
+		for (EntryRecord r : reader.records()) {
+			if (!r.name.startsWith(prefix) || r.name.length() == prefix.length()) {
+				continue;
+			}
+			if (r.type == EntryType.FILE) {
+				files.add(r);
+			} else if (r.type == EntryType.SYMLINK) {
+				toWrite.add(r.name); // (a link already there is left as is by the extraction: no data to spare)
+				bytes.addAndGet(r.size);
+			}
+		}
+		AtomicLong identical = new AtomicLong();
+		AtomicBoolean stop = new AtomicBoolean(); // a slice failed: the others end early
+		AtomicInteger n = new AtomicInteger();
+		ExecutorService own = options.executor() != null ? null
+				: Executors.newFixedThreadPool(Math.min(options.workers(), Math.max(1, files.size() / SLICE + 1)), task -> {
+					Thread t = new Thread(task, "branchstate-archive-planner-" + n.incrementAndGet());
+					t.setDaemon(true);
+					return t;
+				});
+		try {
+			List<CompletableFuture<Void>> slices = new ArrayList<>();
+			for (int from = 0; from < files.size(); from += SLICE) {
+				List<EntryRecord> slice = files.subList(from, Math.min(files.size(), from + SLICE));
+				slices.add(CompletableFuture.runAsync(() -> {
+					ByteBuffer buf = ByteBuffer.allocate(CRC_BUFFER);
+					for (EntryRecord r : slice) {
+						if (stop.get()) {
+							return;
+						}
+						if (options.cancel().getAsBoolean() || Thread.currentThread().isInterrupted()) {
+							throw new CompletionException(new ArchiveCanceledException("planning canceled: " + reader.path()));
+						}
+						try {
+							if (DiskIdentity.identical(root.resolve(r.name.substring(prefix.length())), r,
+									options.verifyContent(), buf)) {
+								identical.incrementAndGet();
+							} else {
+								toWrite.add(r.name);
+								bytes.addAndGet(r.size);
+							}
+						} catch (IOException e) {
+							throw new CompletionException(e);
+						}
+					}
+				}, own != null ? own : options.executor()));
+			}
+			try {
+				CompletableFuture.allOf(slices.toArray(CompletableFuture[]::new)).join();
+			} catch (CompletionException e) {
+				stop.set(true);
+				if (e.getCause() instanceof IOException io) {
+					throw io;
+				}
+				throw e;
+			}
+		} finally {
+			if (own != null) {
+				own.shutdownNow();
+			}
+		}
+		return new ExtractPlan(root, prefix, toWrite, identical.get(), bytes.get());
+	}
+}

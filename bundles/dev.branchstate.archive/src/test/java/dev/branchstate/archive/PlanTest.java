@@ -1,0 +1,139 @@
+package dev.branchstate.archive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link ArchiveReader#plan}: a restore reads and checks what it will write, and only that, so that its cost follows
+ * the change; what it writes is still checked before anything is written.
+ */
+class PlanTest {
+
+	@TempDir
+	Path tmp;
+
+	private final byte[] same = noise(4000, 1);
+	private final byte[] edited = noise(4000, 2);
+	private final byte[] large = noise(300_000, 3);
+	private final byte[] deleted = noise(5000, 4);
+
+	/** Random bytes: zstd keeps them in raw blocks, so they appear verbatim in the archive and can be damaged. */
+	private static byte[] noise(int size, long seed) {
+		byte[] b = new byte[size];
+		new Random(seed).nextBytes(b);
+		return b;
+	}
+
+	/** @return an archive of p/ (same.bin, edited.bin, large.bin in 64 kB frames, gone/deleted.bin, a link) */
+	private Path archive() throws Exception {
+		Path src = Files.createDirectories(tmp.resolve("src"));
+		Files.write(src.resolve("same.bin"), same);
+		Files.write(src.resolve("edited.bin"), edited);
+		Files.write(src.resolve("large.bin"), large);
+		Files.createDirectories(src.resolve("gone"));
+		Files.write(src.resolve("gone/deleted.bin"), deleted);
+		Files.createSymbolicLink(src.resolve("link"), src.getFileSystem().getPath("same.bin"));
+		Path zip = tmp.resolve("state.zip");
+		try (ArchiveWriter w = Archives.newWriter(zip, WriteOptions.defaults().withChunkSize(64 << 10))) {
+			w.addTree(src, "p/", TreeFilter.ALL);
+			w.commit();
+		}
+		return zip;
+	}
+
+	/** @return the target as a restore finds it: extracted once, then one file edited (same size) and one deleted */
+	private Path target(ArchiveReader r) throws Exception {
+		Path out = tmp.resolve("out");
+		r.extract(out, ExtractOptions.defaults().withPrefix("p/"));
+		Files.write(out.resolve("edited.bin"), noise(4000, 99));
+		Files.delete(out.resolve("gone/deleted.bin"));
+		return out;
+	}
+
+	/** Flips one byte of the archive inside the first place where a sample of {@code content} occurs. */
+	private static void damage(Path zip, byte[] content, int from) throws Exception {
+		byte[] bytes = Files.readAllBytes(zip);
+		byte[] sample = java.util.Arrays.copyOfRange(content, from, from + 32);
+		for (int i = 0; i + sample.length <= bytes.length; i++) {
+			if (java.util.Arrays.equals(bytes, i, i + sample.length, sample, 0, sample.length)) {
+				bytes[i + 16] ^= 0x40;
+				Files.write(zip, bytes);
+				return;
+			}
+		}
+		throw new AssertionError("sample not found in the archive");
+	}
+
+	@Test
+	void aPlanNamesWhatDiffersAndTheExtractionWithItWritesExactlyThat() throws Exception {
+		try (ArchiveReader r = Archives.open(archive())) {
+			Path out = target(r);
+			ExtractOptions options = ExtractOptions.defaults().withPrefix("p/").withDifferential(true);
+			ExtractPlan plan = r.plan(out, options);
+			assertThat(plan.toWrite()).containsExactlyInAnyOrder("p/edited.bin", "p/gone/deleted.bin", "p/link");
+			assertThat(plan.identical()).isEqualTo(2);
+			assertThat(plan.bytesToWrite()).isEqualTo(4000 + 5000 + "same.bin".length());
+
+			ExtractResult result = r.extract(out, options.withPlan(plan).withMirror(true));
+			assertThat(result.written()).containsExactlyInAnyOrder("edited.bin", "gone/deleted.bin");
+			assertThat(result.skipped()).as("the identical files and the link already there").isEqualTo(3);
+			assertThat(result.removed()).isEmpty();
+			assertThat(Files.readAllBytes(out.resolve("edited.bin"))).isEqualTo(edited);
+			assertThat(Files.readAllBytes(out.resolve("gone/deleted.bin"))).isEqualTo(deleted);
+			assertThat(Files.readAllBytes(out.resolve("large.bin"))).isEqualTo(large);
+			assertThat(r.plan(out, options).toWrite()).as("nothing differs after it").containsExactly("p/link");
+		}
+	}
+
+	@Test
+	void damageInAnEntryIdenticalOnDiskIsNotReadDamageInOneToWriteIsRefused() throws Exception {
+		Path zip = archive();
+		Path out;
+		ExtractPlan plan;
+		ExtractOptions options = ExtractOptions.defaults().withPrefix("p/").withDifferential(true);
+		try (ArchiveReader r = Archives.open(zip)) {
+			out = target(r);
+			plan = r.plan(out, options);
+		}
+		damage(zip, large, 200_000); // identical on disk: the restore does not need it
+		try (ArchiveReader r = Archives.open(zip)) {
+			assertThatThrownBy(() -> r.verify(List.of("p/"), ExtractOptions.defaults()))
+					.as("without the plan every entry is read").isInstanceOf(ArchiveException.class);
+			r.verify(List.of("p/"), List.of(plan), ExtractOptions.defaults());
+			r.extract(out, options.withPlan(plan));
+			assertThat(Files.readAllBytes(out.resolve("edited.bin"))).isEqualTo(edited);
+			assertThat(Files.readAllBytes(out.resolve("large.bin"))).isEqualTo(large);
+		}
+		Files.write(out.resolve("edited.bin"), noise(4000, 98));
+		damage(zip, edited, 1000); // to be written: refused before anything is written
+		try (ArchiveReader r = Archives.open(zip)) {
+			ExtractPlan again = r.plan(out, options);
+			assertThat(again.toWrite()).contains("p/edited.bin");
+			assertThatThrownBy(() -> r.verify(List.of("p/"), List.of(again), ExtractOptions.defaults()))
+					.isInstanceOfSatisfying(ArchiveException.class,
+							e -> assertThat(e.getEntry()).isEqualTo("p/edited.bin"));
+		}
+	}
+
+	@Test
+	void aPlanIsForOneTargetAndPrefix() throws Exception {
+		try (ArchiveReader r = Archives.open(archive())) {
+			Path out = target(r);
+			ExtractOptions options = ExtractOptions.defaults().withPrefix("p/").withDifferential(true);
+			ExtractPlan plan = r.plan(out, options);
+			assertThatThrownBy(() -> r.extract(tmp.resolve("elsewhere"), options.withPlan(plan)))
+					.isInstanceOf(IllegalArgumentException.class).hasMessageContaining("elsewhere");
+			assertThatThrownBy(() -> r.extract(out, options.withPrefix("p/gone/").withPlan(plan)))
+					.isInstanceOf(IllegalArgumentException.class).hasMessageContaining("p/gone/");
+			assertThat(Files.exists(tmp.resolve("elsewhere"))).isFalse();
+		}
+	}
+}
