@@ -1,5 +1,7 @@
 package dev.branchstate.core;
 
+import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -87,6 +89,22 @@ public interface IStateContributor {
 	 * @throws CoreException when the data cannot be saved; the state is then saved without this contributor
 	 */
 	void save(ISaveContext context, IProgressMonitor monitor) throws CoreException;
+
+	/**
+	 * The folders that {@link #restore} will extract into with {@link IRestoreContext#extract}, asked before anything
+	 * of the restore is written, in the same workspace operation and with the same context: each entry maps the
+	 * prefix {@code restore} passes to {@code extract} to the folder it passes. Branchstate then finds which of those
+	 * entries differ from the files already in the folders (a stat per file), reads and checks only those before
+	 * anything is written (with every entry of this contributor outside these prefixes), and the extraction writes
+	 * exactly them: the cost of a restore follows the change, not the size of the state. An extraction that was not
+	 * named here still works; its entries are checked with the rest. Empty by default: every entry is checked.
+	 *
+	 * @return prefix → folder, in the order {@code restore} will extract them
+	 * @throws CoreException when they cannot be told; every entry of the contributor is then checked
+	 */
+	default Map<String, Path> extractionTargets(IRestoreContext context) throws CoreException {
+		return Map.of();
+	}
 
 	/**
 	 * Restores this contributor's data for {@link IRestoreContext#project()} from a stored state, then brings it up

@@ -126,12 +126,30 @@ public final class DerivedResourcesContributor implements IStateContributor {
 		}
 	}
 
+	/** The folders {@link #restore} extracts into: the saved derived folders that hold no tracked file. */
 	@Override
-	public void restore(IRestoreContext context, IProgressMonitor monitor) throws CoreException {
+	public Map<String, Path> extractionTargets(IRestoreContext context) throws CoreException {
+		Path location = context.project().getLocation().toFile().toPath();
+		RestoreRoots roots = restoreRoots(context, location);
+		Map<String, Path> targets = new LinkedHashMap<>();
+		for (Root root : roots.safe()) {
+			if (root.folder() && roots.saved().contains(root)) {
+				targets.put(TREE + root.path() + '/', location.resolve(root.path()));
+			}
+		}
+		return targets;
+	}
+
+	/**
+	 * @param saved the derived roots of the state
+	 * @param safe the roots a restore writes or removes: the state's and the project's now, none holding a tracked
+	 *        file
+	 */
+	private record RestoreRoots(List<Root> saved, List<Root> safe) {
+	}
+
+	private RestoreRoots restoreRoots(IRestoreContext context, Path location) throws CoreException {
 		IProject project = context.project();
-		SubMonitor sub = SubMonitor.convert(monitor,
-				NLS.bind(Messages.Contributors_derivedRestore, project.getName()), 20);
-		Path location = project.getLocation().toFile().toPath();
 		List<Root> saved;
 		try {
 			saved = context.entryNames().contains(ROOTS) ? parse(context) : List.of();
@@ -145,7 +163,18 @@ public final class DerivedResourcesContributor implements IStateContributor {
 		List<Root> all = new ArrayList<>(saved);
 		current.values().stream().filter(r -> saved.stream().noneMatch(s -> s.path().equals(r.path())))
 				.forEach(all::add);
-		List<Root> safe = untracked(project, location, all);
+		return new RestoreRoots(saved, untracked(project, location, all));
+	}
+
+	@Override
+	public void restore(IRestoreContext context, IProgressMonitor monitor) throws CoreException {
+		IProject project = context.project();
+		SubMonitor sub = SubMonitor.convert(monitor,
+				NLS.bind(Messages.Contributors_derivedRestore, project.getName()), 20);
+		Path location = project.getLocation().toFile().toPath();
+		RestoreRoots roots = restoreRoots(context, location);
+		List<Root> saved = roots.saved();
+		List<Root> safe = roots.safe();
 		sub.worked(1);
 		try {
 			SubMonitor loop = sub.split(15).setWorkRemaining(Math.max(1, safe.size()));

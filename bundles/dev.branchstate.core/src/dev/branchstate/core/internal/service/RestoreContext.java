@@ -3,7 +3,10 @@ package dev.branchstate.core.internal.service;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
@@ -14,6 +17,7 @@ import org.eclipse.core.runtime.IPath;
 import dev.branchstate.archive.ArchiveEntry;
 import dev.branchstate.archive.ArchiveReader;
 import dev.branchstate.archive.ExtractOptions;
+import dev.branchstate.archive.ExtractPlan;
 import dev.branchstate.core.IRestoreContext;
 
 /** The part of a stored state that belongs to one contributor and one project, read-only. */
@@ -30,6 +34,8 @@ final class RestoreContext implements IRestoreContext {
 	private final BooleanSupplier canceled;
 	final AtomicLong written = new AtomicLong();
 	final AtomicLong deleted = new AtomicLong();
+	/** Sub-prefix (as {@link #extract} normalizes it) → what extracting it will write, found before anything was. */
+	private final Map<String, ExtractPlan> plans = new HashMap<>();
 
 	RestoreContext(ArchiveReader reader, StateLayout.Part part, IProject project, String stateCommitId,
 			String currentCommitId, Set<IPath> changedPaths, int workers, BooleanSupplier canceled) {
@@ -80,13 +86,39 @@ final class RestoreContext implements IRestoreContext {
 		return reader.openStream(prefix + name);
 	}
 
+	/**
+	 * Finds what {@link #extract} of the sub-prefix into the directory will write (before anything of the restore is
+	 * written); that extraction then writes exactly it.
+	 */
+	ExtractPlan plan(String subPrefix, Path directory) throws IOException {
+		String p = normalized(subPrefix);
+		ExtractPlan plan = reader.plan(directory, options(p));
+		plans.put(p, plan);
+		return plan;
+	}
+
+	/** @return the plans made so far */
+	Collection<ExtractPlan> plans() {
+		return List.copyOf(plans.values());
+	}
+
+	private static String normalized(String subPrefix) {
+		return subPrefix.isEmpty() || subPrefix.endsWith("/") ? subPrefix : subPrefix + '/'; //$NON-NLS-1$
+	}
+
+	private ExtractOptions options(String normalizedSubPrefix) {
+		ExtractOptions options = ExtractOptions.defaults().withPrefix(prefix + normalizedSubPrefix)
+				.withDifferential(true).withCancel(canceled);
+		return workers > 0 ? options.withWorkers(workers) : options;
+	}
+
 	@Override
 	public ExtractResult extract(String subPrefix, Path directory, boolean mirror) throws IOException {
-		String p = subPrefix.isEmpty() || subPrefix.endsWith("/") ? subPrefix : subPrefix + '/'; //$NON-NLS-1$
-		ExtractOptions options = ExtractOptions.defaults().withPrefix(prefix + p).withDifferential(true)
-				.withMirror(mirror).withCancel(canceled);
-		if (workers > 0) {
-			options = options.withWorkers(workers);
+		String p = normalized(subPrefix);
+		ExtractOptions options = options(p).withMirror(mirror);
+		ExtractPlan plan = plans.remove(p); // (once: what it found is stale after the extraction)
+		if (plan != null && plan.target().equals(directory.toAbsolutePath().normalize())) {
+			options = options.withPlan(plan);
 		}
 		dev.branchstate.archive.ExtractResult r = reader.extract(directory, options);
 		List<String> files = r.written().stream().filter(n -> !n.endsWith("/")).toList(); //$NON-NLS-1$

@@ -21,11 +21,14 @@ import org.eclipse.core.resources.IWorkspace;
 import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.IPath;
 import org.eclipse.core.runtime.MultiStatus;
+import org.eclipse.core.runtime.OperationCanceledException;
 import org.eclipse.core.runtime.Status;
 import org.eclipse.core.runtime.SubMonitor;
 import org.eclipse.osgi.util.NLS;
 
+import dev.branchstate.archive.ArchiveCanceledException;
 import dev.branchstate.archive.ArchiveReader;
+import dev.branchstate.archive.ExtractPlan;
 import dev.branchstate.core.IStateContributor;
 import dev.branchstate.core.StateInfo;
 import dev.branchstate.core.internal.Log;
@@ -37,10 +40,13 @@ import dev.branchstate.core.internal.contributors.ContributorRegistry.Outcome;
 import dev.branchstate.core.internal.contributors.DerivedResourcesContributor;
 
 /**
- * The writing part of one restore, run inside one workspace operation that holds the projects' rule: each selected
- * part's contributor, then the hand-off of the builders whose own state came back with their output, then the
- * touches of the changed sources (after the hand-off, so that those builders see exactly them), and the fail-safe.
- * One object per restore; its counters are the restore's figures.
+ * One restore once its parts are chosen, run inside one workspace operation that holds the projects' rule. First,
+ * before anything is written: the plan (which entries each contributor's extractions will write: the files that
+ * differ from the state) and the check of what will be read (sizes and CRC-32 of those entries and of every other
+ * entry of the parts), so that a damaged archive is refused with nothing written, at a cost that follows the change.
+ * Then the writing: each part's contributor, the hand-off of the builders whose own state came back with their
+ * output, the touches of the changed sources (after the hand-off, so that those builders see exactly them), and the
+ * fail-safe. One object per restore; its counters are the restore's figures.
  */
 final class RestoreOperation {
 
@@ -147,10 +153,17 @@ final class RestoreOperation {
 	}
 
 	/**
-	 * Restores the parts, hands off, touches; on a failure, removes the derived data and has it rebuilt in full. The
-	 * restore is on record in the journal while it writes, so that the next session does the same if it never ends.
+	 * Plans and checks, then restores the parts, hands off, touches; on a failure once writing began, removes the
+	 * derived data and has it rebuilt in full. The restore is on record in the journal while it writes, so that the
+	 * next session does the same if it never ends.
+	 *
+	 * @throws CoreException when the archive is damaged (nothing written), or the restore failed
 	 */
 	void run(List<Selected> selected, SubMonitor monitor) throws CoreException {
+		SubMonitor steps = SubMonitor.convert(monitor, 100);
+		plan(selected, steps.split(5));
+		check(selected, steps.split(35));
+		monitor = steps.split(60);
 		List<IProject> projects = selected.stream().map(Selected::project).distinct().toList();
 		RestoreJournal.Entry entry;
 		try {
@@ -168,6 +181,50 @@ final class RestoreOperation {
 			throw e;
 		}
 		close(entry, null);
+	}
+
+	/**
+	 * Makes each part's context and asks its contributor where it will extract; plans those extractions. A
+	 * contributor that cannot tell, or a folder that cannot be looked at, leaves its entries to be checked in full.
+	 */
+	private void plan(List<Selected> selected, SubMonitor monitor) {
+		monitor.setWorkRemaining(Math.max(1, selected.size()));
+		for (Selected s : selected) {
+			RestoreContext context = new RestoreContext(reader, s.part(), s.project(), state.commitId(),
+					currentCommit, changed.getOrDefault(s.project(), Set.of()), workers, canceled);
+			contexts.add(context);
+			Outcome<Map<String, Path>> targets = ContributorRegistry.safely(() -> s.contributor().extractionTargets(context));
+			if (targets.ok()) {
+				for (Map.Entry<String, Path> t : targets.value().entrySet()) {
+					monitor.checkCanceled();
+					try {
+						context.plan(t.getKey(), t.getValue());
+					} catch (ArchiveCanceledException e) {
+						throw new OperationCanceledException(e.getMessage());
+					} catch (IOException e) {
+						// not planned: its entries are checked in full, and it is extracted as without a plan
+					}
+				}
+			}
+			monitor.worked(1);
+		}
+	}
+
+	/**
+	 * Reads to its end every entry of the parts that will be read (not those a plan found identical on disk), which
+	 * checks sizes and CRC-32: a damaged archive is found before anything is written.
+	 */
+	private void check(List<Selected> selected, SubMonitor monitor) throws CoreException {
+		monitor.setTaskName(Messages.Service_verifying);
+		List<String> prefixes = selected.stream().map(s -> s.part().prefix()).distinct().toList();
+		List<ExtractPlan> plans = contexts.stream().flatMap(c -> c.plans().stream()).toList();
+		try {
+			reader.verify(prefixes, plans, StateService.extractOptions(monitor));
+		} catch (ArchiveCanceledException e) {
+			throw new OperationCanceledException(e.getMessage());
+		} catch (IOException e) {
+			throw new CoreException(Status.error(String.valueOf(e.getMessage()), e));
+		}
 	}
 
 	private static void close(RestoreJournal.Entry entry, Exception failure) {
@@ -188,8 +245,9 @@ final class RestoreOperation {
 		try {
 			Set<IProject> failed = new HashSet<>();
 			Map<IProject, Set<String>> builderStates = new LinkedHashMap<>();
-			for (Selected s : selected) {
-				if (restore(s, work.split(1))) {
+			for (int i = 0; i < selected.size(); i++) {
+				Selected s = selected.get(i);
+				if (restore(s, contexts.get(i), work.split(1))) {
 					if (!s.builders().isEmpty()) {
 						builderStates.computeIfAbsent(s.project(), p -> new LinkedHashSet<>()).addAll(s.builders());
 					}
@@ -247,10 +305,7 @@ final class RestoreOperation {
 	}
 
 	/** @return whether the part's contributor restored it; a failure is added to the problems */
-	private boolean restore(Selected s, SubMonitor step) {
-		RestoreContext context = new RestoreContext(reader, s.part(), s.project(), state.commitId(), currentCommit,
-				changed.getOrDefault(s.project(), Set.of()), workers, canceled);
-		contexts.add(context);
+	private boolean restore(Selected s, RestoreContext context, SubMonitor step) {
 		Outcome<Object> outcome = ContributorRegistry.safely(() -> {
 			s.contributor().restore(context, step);
 			return null;

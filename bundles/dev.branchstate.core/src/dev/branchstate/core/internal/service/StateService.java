@@ -673,7 +673,8 @@ public final class StateService implements IStateService {
 			try (ArchiveReader reader = Archives.open(state.archive())) {
 				List<Selected> selected = select(reader, dir, problems);
 				sub.worked(2);
-				long files = verify(reader, selected, sub.split(28));
+				long files = selected.stream().map(s -> s.part().prefix()).distinct()
+						.mapToLong(p -> reader.entries(p).stream().filter(ArchiveEntry::isFile).count()).sum();
 				Map<String, String> dirtyAtSave = reader.entry(StateLayout.DIRTY).isPresent()
 						? ChangedPaths.decode(reader.readAllBytes(StateLayout.DIRTY, 256 << 20))
 						: ChangedPaths.unknownContent(state.dirtyPaths());
@@ -688,14 +689,16 @@ public final class StateService implements IStateService {
 				Set<IProject> handOff = RestoreOperation.handOffCandidates(selected, changed);
 				List<Selected> parts = selected.stream()
 						.filter(s -> s.builders().isEmpty() || handOff.contains(s.project())).toList();
-				sub.worked(5);
+				sub.worked(3);
 				RestoreOperation operation = new RestoreOperation(workspace, contributors, journal, reader, state, current,
 						changed, problems, intPreference(BranchstatePreferences.WORKER_THREADS, 0), sub::isCanceled);
 				ISchedulingRule rule = MultiRule.combine(
 						parts.stream().map(Selected::project).distinct().toArray(ISchedulingRule[]::new));
 				try {
+					// (the plan and the check of what will be read run under the rule too: nothing may write the
+					// planned folders before the restore does)
 					workspace.run(m -> operation.run(parts, SubMonitor.convert(m)), rule, IWorkspace.AVOID_UPDATE,
-							sub.split(60));
+							sub.split(90));
 				} catch (OperationCanceledException e) {
 					operation.afterCancel();
 					throw e;
@@ -770,21 +773,6 @@ public final class StateService implements IStateService {
 			}
 		}
 		return result;
-	}
-
-	/**
-	 * Reads every entry that will be restored to its end, which checks sizes and CRC-32: a damaged archive is found
-	 * before anything is written. @return the number of files in the parts
-	 */
-	private long verify(ArchiveReader reader, List<Selected> selected, SubMonitor monitor) throws IOException {
-		monitor.setTaskName(Messages.Service_verifying);
-		List<String> prefixes = selected.stream().map(s -> s.part().prefix()).distinct().toList();
-		try {
-			reader.verify(prefixes, extractOptions(monitor));
-		} catch (ArchiveCanceledException e) {
-			throw new OperationCanceledException(e.getMessage());
-		}
-		return prefixes.stream().mapToLong(p -> reader.entries(p).stream().filter(ArchiveEntry::isFile).count()).sum();
 	}
 
 	/** @return extraction settings of the preferences (worker threads), cancelled through the monitor */
