@@ -217,11 +217,13 @@ final class Commands {
 			refresh(service, gitDir);
 			jobs.await(out);
 			service.awaitBuild(gitDir, new NullProgressMonitor());
+			long start = System.nanoTime();
 			StateInfo state = service.save(gitDir, new NullProgressMonitor());
+			long ms = (System.nanoTime() - start) / 1_000_000;
 			// as the IDE does when it exits: the builders' last built states (and JDT's) are kept for the next session
 			ResourcesPlugin.getWorkspace().save(true, new NullProgressMonitor());
 			out.println("saved " + state.commitId() + " branches=" + String.join(",", state.branches()) + " size=" //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$ //$NON-NLS-4$
-					+ state.size() + " data=" + state.uncompressedSize() + " archive=" + state.archive()); //$NON-NLS-1$ //$NON-NLS-2$
+					+ state.size() + " data=" + state.uncompressedSize() + " archive=" + state.archive() + " ms=" + ms); //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$
 			return IApplication.EXIT_OK;
 		}
 	}
