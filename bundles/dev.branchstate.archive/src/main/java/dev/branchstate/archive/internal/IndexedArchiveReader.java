@@ -401,7 +401,7 @@ public final class IndexedArchiveReader implements ArchiveReader {
 						+ " record", null, cdEnd);
 			}
 			if (eocdPos > cdEnd) {
-				crc.update(read(cdEnd, (int) (eocdPos - cdEnd)));
+				crc.update(read(cdEnd, (int) (eocdPos - cdEnd)).flip()); // (read leaves the buffer at its end)
 			}
 			if (crc.getValue() != expected) {
 				throw bad("damaged central directory: its CRC-32 is " + String.format("%08x", crc.getValue()) //$NON-NLS-1$
