@@ -144,6 +144,6 @@ echo "## scale: $projects projects, $(find "$repo" -path '*/bin/*' -type f | wc 
 echo "| case | wall ms | CPU ms | read MB | written MB | peak RSS MB | Branchstate ms | files written |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 printf '%s\n' "${rows[@]}"
-echo "states: $(find "$store" -name '*.zip' | wc -l) archives, $(du -sm "$store" | cut -f1) MB; peer archive $(du -sm "$work/peer.tar.zst" | cut -f1) MB"
+echo "states: $(find "$store" -name '*.bsa' | wc -l) archives, $(du -sm "$store" | cut -f1) MB; peer archive $(du -sm "$work/peer.tar.zst" | cut -f1) MB"
 }
 main "$@"

@@ -27,9 +27,4 @@ public record ExtractPlan(Path target, String prefix, Set<String> toWrite, long 
 	public boolean writes(String name) {
 		return toWrite.contains(name);
 	}
-
-	/** @return whether the entry (full name) is under this plan's prefix and already identical in the target */
-	public boolean skips(String name) {
-		return name.startsWith(prefix) && !toWrite.contains(name);
-	}
 }

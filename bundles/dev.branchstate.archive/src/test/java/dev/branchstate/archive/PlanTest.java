@@ -136,4 +136,28 @@ class PlanTest {
 			assertThat(Files.exists(tmp.resolve("elsewhere"))).isFalse();
 		}
 	}
+
+	/** The lookup by prefix (a binary search over the names) finds what a scan of every entry finds, in its order. */
+	@Test
+	void entriesUnderAPrefixAreWhatAScanFinds() throws Exception {
+		Path zip = tmp.resolve("names.zip");
+		java.nio.file.attribute.FileTime time = java.nio.file.attribute.FileTime.fromMillis(1_700_000_000_000L);
+		List<String> names = List.of("a/x", "a!b", "a0", "a/", "b/c/d", "a/b/c", "ab/", "b/cd", "é/f", "a-");
+		try (ArchiveWriter w = Archives.newWriter(zip, WriteOptions.defaults())) {
+			for (String n : names) {
+				if (n.endsWith("/")) {
+					w.addDirectory(n, 0755, time);
+				} else {
+					w.addBytes(n, n.getBytes(java.nio.charset.StandardCharsets.UTF_8), 0644, time);
+				}
+			}
+			w.commit();
+		}
+		try (ArchiveReader r = Archives.open(zip)) {
+			for (String prefix : List.of("", "a", "a/", "a/b", "a!", "b/c", "b/c/", "é", "z", "a-")) {
+				assertThat(r.entries(prefix)).as(prefix)
+						.isEqualTo(r.entries().stream().filter(e -> e.name().startsWith(prefix)).toList());
+			}
+		}
+	}
 }

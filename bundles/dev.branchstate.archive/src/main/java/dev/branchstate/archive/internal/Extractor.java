@@ -152,14 +152,14 @@ final class Extractor {
 			throw new IllegalArgumentException("a plan for " + plan.target() + " (prefix '" + plan.prefix()
 					+ "') given to an extraction into " + root + " (prefix '" + prefix + "')");
 		}
-		for (EntryRecord r : reader.records()) {
-			if (!r.name.startsWith(prefix) || r.name.length() == prefix.length()) {
+		EntryRecord[] records = reader.records();
+		boolean[] skip = verifying() ? skippedByPlans(records) : null;
+		for (int i : verifying() ? indicesUnderAny(verifyPrefixes) : reader.indicesUnder(prefix)) {
+			EntryRecord r = records[i];
+			if (r.name.length() == prefix.length()) {
 				continue;
 			}
-			if (verifying() && verifyPrefixes.stream().noneMatch(p -> r.name.startsWith(p))) {
-				continue;
-			}
-			if (verifying() && r.type == EntryType.FILE && verifySkipping.stream().anyMatch(p -> p.skips(r.name))) {
+			if (verifying() && skip[i]) {
 				continue; // identical in its target: an extraction with the plan never reads it
 			}
 			if (verifying() && r.type == EntryType.DIRECTORY) {
@@ -267,6 +267,31 @@ final class Extractor {
 		} finally {
 			release();
 		}
+	}
+
+	/** @return the indices of the records under any of the prefixes, ascending, each once */
+	private int[] indicesUnderAny(List<String> prefixes) {
+		if (prefixes.size() == 1) {
+			return reader.indicesUnder(prefixes.get(0));
+		}
+		return prefixes.stream().flatMapToInt(p -> java.util.Arrays.stream(reader.indicesUnder(p))).sorted().distinct()
+				.toArray();
+	}
+
+	/**
+	 * @return per record index: a file entry that the plans of {@link #verifySkipping} found identical in their
+	 *         targets (under a plan's prefix, and written by none)
+	 */
+	private boolean[] skippedByPlans(EntryRecord[] records) {
+		boolean[] skip = new boolean[records.length];
+		boolean[] written = new boolean[records.length];
+		for (ExtractPlan plan : verifySkipping) {
+			for (int i : reader.indicesUnder(plan.prefix())) {
+				written[i] |= plan.writes(records[i].name);
+				skip[i] = records[i].type == EntryType.FILE && !written[i];
+			}
+		}
+		return skip;
 	}
 
 	// ---------------------------------------------------------------- submission

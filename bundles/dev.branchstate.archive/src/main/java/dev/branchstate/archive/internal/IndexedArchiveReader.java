@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
@@ -156,6 +157,52 @@ public final class IndexedArchiveReader implements ArchiveReader {
 		return records;
 	}
 
+	/** Central-directory indices sorted by name, made on first use: the names under a prefix are one range of it. */
+	private volatile int[] nameOrder;
+
+	/**
+	 * @return the central-directory indices of the records whose name starts with {@code prefix}, ascending: a
+	 *         binary search, not a scan (a restore asks once per derived folder of every project)
+	 */
+	int[] indicesUnder(String prefix) {
+		if (prefix.isEmpty()) {
+			int[] all = new int[records.length];
+			Arrays.setAll(all, i -> i);
+			return all;
+		}
+		int[] order = nameOrder();
+		int lo = 0;
+		int hi = order.length;
+		while (lo < hi) { // the first name >= prefix: every name that starts with it follows, together
+			int mid = (lo + hi) >>> 1;
+			if (records[order[mid]].name.compareTo(prefix) < 0) {
+				lo = mid + 1;
+			} else {
+				hi = mid;
+			}
+		}
+		int end = lo;
+		while (end < order.length && records[order[end]].name.startsWith(prefix)) {
+			end++;
+		}
+		int[] under = Arrays.copyOfRange(order, lo, end);
+		Arrays.sort(under);
+		return under;
+	}
+
+	private int[] nameOrder() {
+		int[] order = nameOrder;
+		if (order == null) {
+			Integer[] boxed = new Integer[records.length];
+			Arrays.setAll(boxed, i -> i);
+			Arrays.sort(boxed, (a, b) -> records[a].name.compareTo(records[b].name));
+			order = new int[boxed.length];
+			Arrays.setAll(order, i -> boxed[i]);
+			nameOrder = order;
+		}
+		return order;
+	}
+
 	EntryRecord record(String name) {
 		return byName.get(name);
 	}
@@ -167,11 +214,10 @@ public final class IndexedArchiveReader implements ArchiveReader {
 
 	@Override
 	public List<ArchiveEntry> entries(String prefix) {
-		List<ArchiveEntry> l = new ArrayList<>();
-		for (ArchiveEntry e : entries) {
-			if (e.name().startsWith(prefix)) {
-				l.add(e);
-			}
+		int[] under = indicesUnder(prefix);
+		List<ArchiveEntry> l = new ArrayList<>(under.length);
+		for (int i : under) {
+			l.add(entries.get(i));
 		}
 		return l;
 	}

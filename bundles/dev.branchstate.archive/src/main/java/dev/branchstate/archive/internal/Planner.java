@@ -40,8 +40,10 @@ final class Planner {
 		List<EntryRecord> files = new ArrayList<>();
 		Set<String> toWrite = ConcurrentHashMap.newKeySet();
 		AtomicLong bytes = new AtomicLong();
-		for (EntryRecord r : reader.records()) {
-			if (!r.name.startsWith(prefix) || r.name.length() == prefix.length()) {
+		EntryRecord[] records = reader.records();
+		for (int i : reader.indicesUnder(prefix)) {
+			EntryRecord r = records[i];
+			if (r.name.length() == prefix.length()) {
 				continue;
 			}
 			if (r.type == EntryType.FILE) {
