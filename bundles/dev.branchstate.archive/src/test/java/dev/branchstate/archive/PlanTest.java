@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,17 +19,10 @@ class PlanTest {
 	@TempDir
 	Path tmp;
 
-	private final byte[] same = noise(4000, 1);
-	private final byte[] edited = noise(4000, 2);
-	private final byte[] large = noise(300_000, 3);
-	private final byte[] deleted = noise(5000, 4);
-
-	/** Random bytes: zstd keeps them in raw blocks, so they appear verbatim in the archive and can be damaged. */
-	private static byte[] noise(int size, long seed) {
-		byte[] b = new byte[size];
-		new Random(seed).nextBytes(b);
-		return b;
-	}
+	private final byte[] same = TestTrees.noise(4000, 1);
+	private final byte[] edited = TestTrees.noise(4000, 2);
+	private final byte[] large = TestTrees.noise(300_000, 3);
+	private final byte[] deleted = TestTrees.noise(5000, 4);
 
 	/** @return an archive of p/ (same.bin, edited.bin, large.bin in 64 kB frames, gone/deleted.bin, a link) */
 	private Path archive() throws Exception {
@@ -53,23 +45,9 @@ class PlanTest {
 	private Path target(ArchiveReader r) throws Exception {
 		Path out = tmp.resolve("out");
 		r.extract(out, ExtractOptions.defaults().withPrefix("p/"));
-		Files.write(out.resolve("edited.bin"), noise(4000, 99));
+		Files.write(out.resolve("edited.bin"), TestTrees.noise(4000, 99));
 		Files.delete(out.resolve("gone/deleted.bin"));
 		return out;
-	}
-
-	/** Flips one byte of the archive inside the first place where a sample of {@code content} occurs. */
-	private static void damage(Path zip, byte[] content, int from) throws Exception {
-		byte[] bytes = Files.readAllBytes(zip);
-		byte[] sample = java.util.Arrays.copyOfRange(content, from, from + 32);
-		for (int i = 0; i + sample.length <= bytes.length; i++) {
-			if (java.util.Arrays.equals(bytes, i, i + sample.length, sample, 0, sample.length)) {
-				bytes[i + 16] ^= 0x40;
-				Files.write(zip, bytes);
-				return;
-			}
-		}
-		throw new AssertionError("sample not found in the archive");
 	}
 
 	@Test
@@ -103,7 +81,7 @@ class PlanTest {
 			out = target(r);
 			plan = r.plan(out, options);
 		}
-		damage(zip, large, 200_000); // identical on disk: the restore does not need it
+		TestTrees.damage(zip, large, 200_000); // identical on disk: the restore does not need it
 		try (ArchiveReader r = Archives.open(zip)) {
 			assertThatThrownBy(() -> r.verify(List.of("p/"), ExtractOptions.defaults()))
 					.as("without the plan every entry is read").isInstanceOf(ArchiveException.class);
@@ -112,8 +90,8 @@ class PlanTest {
 			assertThat(Files.readAllBytes(out.resolve("edited.bin"))).isEqualTo(edited);
 			assertThat(Files.readAllBytes(out.resolve("large.bin"))).isEqualTo(large);
 		}
-		Files.write(out.resolve("edited.bin"), noise(4000, 98));
-		damage(zip, edited, 1000); // to be written: refused before anything is written
+		Files.write(out.resolve("edited.bin"), TestTrees.noise(4000, 98));
+		TestTrees.damage(zip, edited, 1000); // to be written: refused before anything is written
 		try (ArchiveReader r = Archives.open(zip)) {
 			ExtractPlan again = r.plan(out, options);
 			assertThat(again.toWrite()).contains("p/edited.bin");

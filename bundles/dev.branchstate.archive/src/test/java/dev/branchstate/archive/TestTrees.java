@@ -76,4 +76,25 @@ final class TestTrees {
 	static void assertSameTree(Path expected, Path actual) throws IOException {
 		assertThat(describe(actual)).isEqualTo(describe(expected));
 	}
+
+	/** Random bytes: zstd keeps them in raw blocks, so they appear verbatim in an archive and can be damaged. */
+	static byte[] noise(int size, long seed) {
+		byte[] b = new byte[size];
+		new Random(seed).nextBytes(b);
+		return b;
+	}
+
+	/** Flips one byte of the archive inside the first place where a 32-byte sample of {@code content} occurs. */
+	static void damage(Path zip, byte[] content, int from) throws IOException {
+		byte[] bytes = Files.readAllBytes(zip);
+		byte[] sample = java.util.Arrays.copyOfRange(content, from, from + 32);
+		for (int i = 0; i + sample.length <= bytes.length; i++) {
+			if (java.util.Arrays.equals(bytes, i, i + sample.length, sample, 0, sample.length)) {
+				bytes[i + 16] ^= 0x40;
+				Files.write(zip, bytes);
+				return;
+			}
+		}
+		throw new AssertionError("sample not found in the archive");
+	}
 }

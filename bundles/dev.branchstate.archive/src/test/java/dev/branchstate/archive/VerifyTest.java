@@ -18,13 +18,6 @@ class VerifyTest {
 	@TempDir
 	Path tmp;
 
-	/** Random bytes: zstd keeps them in raw blocks, so they appear verbatim in the archive and can be damaged. */
-	private static byte[] noise(int size, long seed) {
-		byte[] b = new byte[size];
-		new Random(seed).nextBytes(b);
-		return b;
-	}
-
 	private Path archive(byte[] small, byte[] chunked) throws Exception {
 		Path src = Files.createDirectories(tmp.resolve("src"));
 		Files.createDirectories(src.resolve("a"));
@@ -41,23 +34,9 @@ class VerifyTest {
 		return zip;
 	}
 
-	/** Flips one byte of the archive inside the first place where {@code content} (a sample of an entry) occurs. */
-	private static void damage(Path zip, byte[] content, int from) throws Exception {
-		byte[] bytes = Files.readAllBytes(zip);
-		byte[] sample = java.util.Arrays.copyOfRange(content, from, from + 32);
-		for (int i = 0; i + sample.length <= bytes.length; i++) {
-			if (java.util.Arrays.equals(bytes, i, i + sample.length, sample, 0, sample.length)) {
-				bytes[i + 16] ^= 0x40;
-				Files.write(zip, bytes);
-				return;
-			}
-		}
-		throw new AssertionError("sample not found in the archive");
-	}
-
 	@Test
 	void anIntactArchivePassesAndNothingIsWritten() throws Exception {
-		Path zip = archive(noise(4000, 1), noise(300_000, 2));
+		Path zip = archive(TestTrees.noise(4000, 1), TestTrees.noise(300_000, 2));
 		try (Stream<Path> before = Files.walk(tmp)) {
 			long files = before.count();
 			try (ArchiveReader r = Archives.open(zip)) {
@@ -72,9 +51,9 @@ class VerifyTest {
 
 	@Test
 	void aDamagedSmallEntryIsNamedAndOnlyTheVerifiedPrefixesCount() throws Exception {
-		byte[] small = noise(4000, 3);
-		Path zip = archive(small, noise(300_000, 4));
-		damage(zip, small, 2000);
+		byte[] small = TestTrees.noise(4000, 3);
+		Path zip = archive(small, TestTrees.noise(300_000, 4));
+		TestTrees.damage(zip, small, 2000);
 		try (ArchiveReader r = Archives.open(zip)) {
 			assertThatThrownBy(() -> r.verify(List.of(""), ExtractOptions.defaults()))
 					.isInstanceOfSatisfying(ArchiveException.class, e -> {
@@ -88,9 +67,9 @@ class VerifyTest {
 
 	@Test
 	void aDamagedFrameOfAChunkedEntryIsFound() throws Exception {
-		byte[] chunked = noise(300_000, 5);
-		Path zip = archive(noise(4000, 6), chunked);
-		damage(zip, chunked, 200_000); // in the fourth 64 KiB frame
+		byte[] chunked = TestTrees.noise(300_000, 5);
+		Path zip = archive(TestTrees.noise(4000, 6), chunked);
+		TestTrees.damage(zip, chunked, 200_000); // in the fourth 64 KiB frame
 		try (ArchiveReader r = Archives.open(zip)) {
 			assertThatThrownBy(() -> r.verify(List.of("b/"), ExtractOptions.defaults()))
 					.isInstanceOfSatisfying(ArchiveException.class,
@@ -143,7 +122,7 @@ class VerifyTest {
 
 	@Test
 	void aDamagedLocalHeaderIsNamedThoughItsDataIsSound() throws Exception {
-		Path zip = archive(noise(4000, 9), noise(300_000, 10));
+		Path zip = archive(TestTrees.noise(4000, 9), TestTrees.noise(300_000, 10));
 		byte[] bytes = Files.readAllBytes(zip);
 		byte[] name = "a/small.bin".getBytes(java.nio.charset.StandardCharsets.UTF_8);
 		for (int i = 0; i + name.length <= bytes.length; i++) { // the first occurrence: its local header
@@ -164,7 +143,7 @@ class VerifyTest {
 
 	@Test
 	void aDamagedCentralDirectoryIsRefusedWhenTheArchiveIsOpened() throws Exception {
-		Path zip = archive(noise(4000, 11), noise(300_000, 12));
+		Path zip = archive(TestTrees.noise(4000, 11), TestTrees.noise(300_000, 12));
 		byte[] bytes = Files.readAllBytes(zip);
 		byte[] name = "b/text.txt".getBytes(java.nio.charset.StandardCharsets.UTF_8);
 		int last = -1;
@@ -183,7 +162,7 @@ class VerifyTest {
 
 	@Test
 	void cancelStopsVerification() throws Exception {
-		Path zip = archive(noise(4000, 7), noise(300_000, 8));
+		Path zip = archive(TestTrees.noise(4000, 7), TestTrees.noise(300_000, 8));
 		try (ArchiveReader r = Archives.open(zip)) {
 			assertThatThrownBy(() -> r.verify(List.of(""), ExtractOptions.defaults().withCancel(() -> true)))
 					.isInstanceOf(ArchiveCanceledException.class);
