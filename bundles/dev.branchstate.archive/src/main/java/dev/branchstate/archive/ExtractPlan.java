@@ -7,9 +7,9 @@ import java.util.Set;
  * What a differential extraction into one directory will write, found before anything is read from the archive's
  * data or written: the file and link entries whose target is not already identical (see
  * {@link ExtractOptions#withDifferential}), by a stat of each target file (and a CRC-32 of it when only its time
- * differs). Made by {@link ArchiveReader#plan}; used by {@link ArchiveReader#verify(java.util.List, java.util.Collection,
- * ExtractOptions)} to read and check only what will be written, and by {@link ExtractOptions#withPlan} to write it
- * without looking at the target again. Valid as long as nothing else writes in the target directory.
+ * differs). Made by {@link ArchiveReader#plan}; used by
+ * {@link ArchiveReader#verify(java.util.List, java.util.Collection, ExtractOptions)} to read and check only what will
+ * be written, and by {@link ExtractOptions#withPlan} to write it without looking at the target again. Valid as long as nothing else writes in the target directory.
  *
  * @param target the target directory (absolute, normalized)
  * @param prefix the entry name prefix of the extraction ({@link ExtractOptions#prefix()})

@@ -193,7 +193,8 @@ final class RestoreOperation {
 			RestoreContext context = new RestoreContext(reader, s.part(), s.project(), state.commitId(),
 					currentCommit, changed.getOrDefault(s.project(), Set.of()), workers, canceled);
 			contexts.add(context);
-			Outcome<Map<String, Path>> targets = ContributorRegistry.safely(() -> s.contributor().extractionTargets(context));
+			Outcome<Map<String, Path>> targets = ContributorRegistry
+					.safely(() -> s.contributor().extractionTargets(context));
 			if (targets.ok()) {
 				for (Map.Entry<String, Path> t : targets.value().entrySet()) {
 					monitor.checkCanceled();
