@@ -37,6 +37,50 @@ public final class BranchstatePreferences {
 	 */
 	public static final String DERIVED_FOLDERS = "derivedFolders";
 
+	/**
+	 * String, default empty: the S3 endpoint of the remote state store (e.g. {@code https://s3.eu-central-1.amazonaws.com}
+	 * or {@code http://minio.example.com:9000}); empty means no remote store. Credentials are never a preference: they
+	 * are kept in Eclipse's secure storage (or, headless, taken from {@code AWS_ACCESS_KEY_ID} and
+	 * {@code AWS_SECRET_ACCESS_KEY}); without them, requests are anonymous and read-only.
+	 */
+	public static final String REMOTE_ENDPOINT = "remoteEndpoint";
+
+	/** String, default empty: the bucket of the remote state store. */
+	public static final String REMOTE_BUCKET = "remoteBucket";
+
+	/** String, default {@code branchstate}: the key prefix of Branchstate's objects in the bucket. */
+	public static final String REMOTE_PREFIX = "remotePrefix";
+
+	/** String, default {@code us-east-1}: the region requests are signed for. */
+	public static final String REMOTE_REGION = "remoteRegion";
+
+	/** boolean, default {@code false}: path-style addressing ({@code endpoint/bucket/key}) instead of virtual-host. */
+	public static final String REMOTE_PATH_STYLE = "remotePathStyle";
+
+	/**
+	 * String, default empty: the Ed25519 public key (PEM, or the Base64 line inside it) that every fetched manifest
+	 * must be signed with; empty means nothing is fetched.
+	 */
+	public static final String REMOTE_PUBLIC_KEY = "remotePublicKey";
+
+	/** boolean, default {@code true}: on a switch with no stored state close enough, fetch one from the remote store. */
+	public static final String REMOTE_FETCH_ON_SWITCH = "remoteFetchOnSwitch";
+
+	/** int, default 10: seconds a request to the remote store may take (not counting archive data). */
+	public static final String REMOTE_TIMEOUT_SECONDS = "remoteTimeoutSeconds";
+
+	/**
+	 * int, default 120: seconds a switch waits at most for a remote state (lookup and download); past it the switch
+	 * goes on as if there were no remote state and the builders build.
+	 */
+	public static final String REMOTE_FETCH_DEADLINE_SECONDS = "remoteFetchDeadlineSeconds";
+
+	/**
+	 * String, project scope, default empty: the repository's identity in the remote store, the same in every clone
+	 * (kept in the project's settings, shared through Git); empty means its root commit.
+	 */
+	public static final String REMOTE_REPOSITORY_ID = "remoteRepositoryId";
+
 	private BranchstatePreferences() {
 	}
 }

@@ -79,6 +79,22 @@ public interface IStateContributor {
 	}
 
 	/**
+	 * What, besides this contributor's {@linkplain #version() data version}, makes its data of the project unusable
+	 * on another machine: the builder's own version, the libraries outside the workspace that the output was built
+	 * against (their content, not their time stamps, which differ between machines). A state published from CI is
+	 * fetched only by an IDE where every contributor of every project tells the same. Called for the projects this
+	 * contributor {@linkplain #appliesTo applies to}, when states are published and looked up; may read files, and
+	 * should cache what is costly. Empty by default: the data depends on the sources alone.
+	 *
+	 * @return a description, stable across machines for what is the same (no absolute path that differs between a
+	 *         CI machine and a developer's unless the data holds it)
+	 * @throws CoreException when it cannot be told; no remote state is then used or published for the project
+	 */
+	default String compatibility(IProject project) throws CoreException {
+		return ""; //$NON-NLS-1$
+	}
+
+	/**
 	 * @return whether this contributor has data for the project (cheap: no I/O beyond metadata)
 	 */
 	boolean appliesTo(IProject project);

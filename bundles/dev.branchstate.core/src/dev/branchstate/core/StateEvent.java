@@ -6,8 +6,8 @@ import java.time.Duration;
 import org.eclipse.core.runtime.IStatus;
 
 /**
- * Something that happened to a state: saved, restored, skipped (with the reason), failed (with the status) or
- * deleted (by the user, or by the store: retired or evicted).
+ * Something that happened to a state: saved, restored, fetched from the remote store, skipped (with the reason), failed
+ * (with the status) or deleted (by the user, or by the store: retired or evicted).
  *
  * @param kind      what happened
  * @param gitDir    the repository
@@ -31,6 +31,11 @@ public record StateEvent(Kind kind, File gitDir, String commitId, String branch,
 		 * A stored state is gone: deleted by the user, retired by a newer state of its branch, or evicted by the disk
 		 * budget ({@link StateEvent#message()} says which). Status OK; no figures.
 		 */
-		DELETED
+		DELETED,
+		/**
+		 * A state was fetched from the remote store into the local store (to be restored from there); {@link
+		 * StateEvent#bytes()} is the archive's size.
+		 */
+		FETCHED
 	}
 }

@@ -63,6 +63,16 @@ public final class Messages extends NLS {
 	public static String Switch_repositoryUnreadable;
 	public static String Switch_noStates;
 	public static String Switch_tooManyChanges;
+	public static String Remote_notConfigured;
+	public static String Remote_noLocalState;
+	public static String Remote_publishFailed;
+	public static String Remote_fetching;
+	public static String Remote_fetchingBytes;
+	public static String Remote_fetched;
+	public static String Remote_deadline;
+	public static String Remote_givenUp;
+	public static String Remote_failed;
+	public static String Switch_remoteMissed;
 	public static String Switch_noAncestor;
 	public static String Switch_jobName;
 	public static String Switch_trackJobName;

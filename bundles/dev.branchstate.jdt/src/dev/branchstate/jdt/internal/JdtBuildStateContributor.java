@@ -80,6 +80,12 @@ public final class JdtBuildStateContributor implements IStateContributor {
 				: Optional.of(NLS.bind(Messages.JdtState_notBuilt, project.getName()));
 	}
 
+	/** The JDT version, compiler options and libraries outside the workspace: see {@link JavaCompatibility}. */
+	@Override
+	public String compatibility(IProject project) throws CoreException {
+		return JavaCompatibility.of(project);
+	}
+
 	@Override
 	public boolean appliesTo(IProject project) {
 		return JavaProjects.isJavaProject(project);

@@ -40,6 +40,12 @@ public final class JdtIndexContributor implements IStateContributor {
 		return 1;
 	}
 
+	/** JDT's index format is its version's. */
+	@Override
+	public String compatibility(IProject project) {
+		return "jdt=" + JavaProjects.jdtVersion(); //$NON-NLS-1$
+	}
+
 	@Override
 	public boolean appliesTo(IProject project) {
 		return JavaProjects.isJavaProject(project);

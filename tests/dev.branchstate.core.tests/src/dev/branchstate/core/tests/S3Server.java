@@ -22,16 +22,16 @@ import dev.branchstate.core.internal.remote.S3Client;
  * A real S3 server on 127.0.0.1 for the tests: S3Proxy (from Maven Central, see the pom) on its filesystem backend,
  * checking AWS Signature V4 with credentials made up for each server, and one bucket.
  */
-final class S3Server implements AutoCloseable {
+public final class S3Server implements AutoCloseable {
 
-	static final String BUCKET = "states"; //$NON-NLS-1$
+	public static final String BUCKET = "states"; //$NON-NLS-1$
 
-	final Path folder;
-	final URI endpoint;
-	final Credentials credentials;
+	public final Path folder;
+	public final URI endpoint;
+	public final Credentials credentials;
 	private final Process process;
 
-	S3Server(Path folder) throws Exception {
+	public S3Server(Path folder) throws Exception {
 		this.folder = folder;
 		String jar = System.getProperty("branchstate.tests.s3proxy"); //$NON-NLS-1$
 		if (jar == null || !Files.isRegularFile(Path.of(jar))) {
@@ -74,17 +74,17 @@ final class S3Server implements AutoCloseable {
 	}
 
 	/** @return settings for this server's bucket with these credentials (none: anonymous), no key pinned */
-	RemoteSettings settings(Credentials c) {
+	public RemoteSettings settings(Credentials c) {
 		return new RemoteSettings(endpoint, BUCKET, "team/states", "us-east-1", true, Optional.ofNullable(c), //$NON-NLS-1$ //$NON-NLS-2$
 				Optional.empty(), Duration.ofSeconds(10));
 	}
 
-	S3Client client(Credentials c) {
+	public S3Client client(Credentials c) {
 		return new S3Client(settings(c));
 	}
 
 	/** @return the file the filesystem backend keeps an object in */
-	Path objectFile(String key) {
+	public Path objectFile(String key) {
 		return folder.resolve("data").resolve(BUCKET).resolve(key); //$NON-NLS-1$
 	}
 

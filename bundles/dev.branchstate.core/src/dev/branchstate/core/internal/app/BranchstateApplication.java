@@ -43,7 +43,8 @@ import dev.branchstate.core.internal.switching.SwitchCommand;
  * <li>{@code problems <repoPath>}: one line per problem marker of the repository's projects (path, line, severity,
  * id, type, message), sorted;</li>
  * <li>{@code prune [<repoPath>]}: deletes states whose commit or archive is gone, orphan files of crashed saves,
- * and least-recently-used states beyond the disk budget.</li>
+ * and least-recently-used states beyond the disk budget;</li>
+ * <li>{@code publish}, {@code fetch}, {@code published}, {@code remote-keys}: remote states ({@link RemoteCommands}).</li>
  * </ul>
  * Exit code 0 on success, 1 when the command failed or found a problem, 2 on a usage error, 3 when the repository
  * or the state does not exist. Errors are one line on standard error.
@@ -73,7 +74,7 @@ public final class BranchstateApplication implements IApplication {
 
 	static Object usage(String problem) {
 		System.err.println("branchstate: " + problem //$NON-NLS-1$
-				+ ". Commands: status, import <repo> [--derived=<globs>], list [<repo>], save <repo>, restore <repo> [<commit>], delete <repo> [<commit>], verify [<repo>], prune [<repo>], build <repo> [--problems], problems <repo>, switch <repo> <branch>|--delete-states|--clean-build... [--without-branchstate|--with-branchstate]"); //$NON-NLS-1$
+				+ ". Commands: status, import <repo> [--derived=<globs>], list [<repo>], save <repo>, restore <repo> [<commit>], delete <repo> [<commit>], verify [<repo>], prune [<repo>], build <repo> [--problems], problems <repo>, publish <repo> [<commit>] --signing-key=<pem>, fetch <repo> [<commit>], published <repo>, remote-keys <folder>, switch <repo> <branch>|--delete-states|--clean-build... [--without-branchstate|--with-branchstate]"); //$NON-NLS-1$
 		return EXIT_USAGE;
 	}
 

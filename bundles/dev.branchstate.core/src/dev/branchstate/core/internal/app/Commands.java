@@ -69,6 +69,7 @@ final class Commands {
 			case "prune" -> prune(optional(args)); //$NON-NLS-1$
 			case "build" -> build(args); //$NON-NLS-1$
 			case "problems" -> problems(one(args)); //$NON-NLS-1$
+			case "publish", "fetch", "published", "remote-keys" -> new RemoteCommands(out).run(command, args); //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$ //$NON-NLS-4$
 			default -> BranchstateApplication.usage("unknown command '" + command + "'"); //$NON-NLS-1$ //$NON-NLS-2$
 			};
 		} catch (UsageException e) {
@@ -257,7 +258,7 @@ final class Commands {
 	}
 
 	/** @return the full id of the commit a revision (commit id, branch, HEAD) names in the repository */
-	private static String commit(File gitDir, String revision) throws IOException, NotFoundException {
+	static String commit(File gitDir, String revision) throws IOException, NotFoundException {
 		try (Repository repository = new FileRepositoryBuilder().setGitDir(gitDir).setMustExist(true).build()) {
 			ObjectId id = repository.resolve(revision);
 			if (id == null) {
@@ -481,7 +482,7 @@ final class Commands {
 
 	// -------------------------------------------------------------------------------------------- helpers
 
-	private static File gitDir(String repoPath) throws NotFoundException {
+	static File gitDir(String repoPath) throws NotFoundException {
 		File start = new File(repoPath).getAbsoluteFile();
 		if (!start.exists()) {
 			throw new NotFoundException("no such directory: " + start); //$NON-NLS-1$
@@ -493,7 +494,7 @@ final class Commands {
 		return StateStore.canonical(gitDir);
 	}
 
-	private static StateService service() throws NotFoundException {
+	static StateService service() throws NotFoundException {
 		ResourcesPlugin.getWorkspace(); // starts core.resources, which registers the workspace service
 		BundleContext context = FrameworkUtil.getBundle(Commands.class).getBundleContext();
 		// the tracker stays open while the application runs: it keeps the (delayed) component active

@@ -19,5 +19,14 @@ public final class PreferenceInitializer extends AbstractPreferenceInitializer {
 		node.putInt(BranchstatePreferences.COMPRESSION_LEVEL, StateService.DEFAULT_LEVEL);
 		node.putInt(BranchstatePreferences.WORKER_THREADS, 0);
 		node.put(BranchstatePreferences.DERIVED_FOLDERS, ""); //$NON-NLS-1$
+		node.put(BranchstatePreferences.REMOTE_ENDPOINT, ""); //$NON-NLS-1$
+		node.put(BranchstatePreferences.REMOTE_BUCKET, ""); //$NON-NLS-1$
+		node.put(BranchstatePreferences.REMOTE_PREFIX, "branchstate"); //$NON-NLS-1$
+		node.put(BranchstatePreferences.REMOTE_REGION, "us-east-1"); //$NON-NLS-1$
+		node.putBoolean(BranchstatePreferences.REMOTE_PATH_STYLE, false);
+		node.put(BranchstatePreferences.REMOTE_PUBLIC_KEY, ""); //$NON-NLS-1$
+		node.putBoolean(BranchstatePreferences.REMOTE_FETCH_ON_SWITCH, true);
+		node.putInt(BranchstatePreferences.REMOTE_TIMEOUT_SECONDS, 10);
+		node.putInt(BranchstatePreferences.REMOTE_FETCH_DEADLINE_SECONDS, 120);
 	}
 }

@@ -32,13 +32,15 @@ final class RestoreContext implements IRestoreContext {
 	private final Set<IPath> changedPaths;
 	private final int workers;
 	private final BooleanSupplier canceled;
+	/** The state's data size as the catalog knows it (for a fetched state: as its signed manifest declares). */
+	private final long maxTotalSize;
 	final AtomicLong written = new AtomicLong();
 	final AtomicLong deleted = new AtomicLong();
 	/** Sub-prefix (as {@link #extract} normalizes it) → what extracting it will write, found before anything was. */
 	private final Map<String, ExtractPlan> plans = new HashMap<>();
 
 	RestoreContext(ArchiveReader reader, StateLayout.Part part, IProject project, String stateCommitId,
-			String currentCommitId, Set<IPath> changedPaths, int workers, BooleanSupplier canceled) {
+			String currentCommitId, Set<IPath> changedPaths, int workers, long maxTotalSize, BooleanSupplier canceled) {
 		this.reader = reader;
 		this.prefix = part.prefix();
 		this.project = project;
@@ -47,6 +49,7 @@ final class RestoreContext implements IRestoreContext {
 		this.dataVersion = part.version();
 		this.changedPaths = Set.copyOf(changedPaths);
 		this.workers = workers;
+		this.maxTotalSize = maxTotalSize;
 		this.canceled = canceled;
 	}
 
@@ -108,7 +111,7 @@ final class RestoreContext implements IRestoreContext {
 
 	private ExtractOptions options(String normalizedSubPrefix) {
 		ExtractOptions options = ExtractOptions.defaults().withPrefix(prefix + normalizedSubPrefix)
-				.withDifferential(true).withCancel(canceled);
+				.withDifferential(true).withCancel(canceled).withMaxTotalSize(maxTotalSize);
 		return workers > 0 ? options.withWorkers(workers) : options;
 	}
 

@@ -187,11 +187,22 @@ final class RestoreOperation {
 	 * Makes each part's context and asks its contributor where it will extract; plans those extractions. A
 	 * contributor that cannot tell, or a folder that cannot be looked at, leaves its entries to be checked in full.
 	 */
+	/**
+	 * @return the bound of what the restore extracts or checks: the state's data size as the catalog knows it (for a
+	 *         fetched state, as its signed manifest declares) and an eighth more, at least 64 MiB (the size is the
+	 *         stat of the files when they were saved; one that grew while it was read is not a bomb). An archive
+	 *         whose entries claim more is refused before anything is written.
+	 */
+	private long totalBound() {
+		long size = state.uncompressedSize();
+		return size <= 0 ? Long.MAX_VALUE : size + Math.max(size / 8, 64L << 20);
+	}
+
 	private void plan(List<Selected> selected, SubMonitor monitor) {
 		monitor.setWorkRemaining(Math.max(1, selected.size()));
 		for (Selected s : selected) {
 			RestoreContext context = new RestoreContext(reader, s.part(), s.project(), state.commitId(),
-					currentCommit, changed.getOrDefault(s.project(), Set.of()), workers, canceled);
+					currentCommit, changed.getOrDefault(s.project(), Set.of()), workers, totalBound(), canceled);
 			contexts.add(context);
 			Outcome<Map<String, Path>> targets = ContributorRegistry
 					.safely(() -> s.contributor().extractionTargets(context));
@@ -220,7 +231,7 @@ final class RestoreOperation {
 		List<String> prefixes = selected.stream().map(s -> s.part().prefix()).distinct().toList();
 		List<ExtractPlan> plans = contexts.stream().flatMap(c -> c.plans().stream()).toList();
 		try {
-			reader.verify(prefixes, plans, StateService.extractOptions(monitor));
+			reader.verify(prefixes, plans, StateService.extractOptions(monitor).withMaxTotalSize(totalBound()));
 		} catch (ArchiveCanceledException e) {
 			throw new OperationCanceledException(e.getMessage());
 		} catch (IOException e) {

@@ -97,6 +97,7 @@ public final class StateService implements IStateService {
 
 	private final IWorkspace workspace;
 	private final ContributorRegistry contributors;
+	private final RemoteService remote = new RemoteService(this);
 	private final RestoreJournal journal;
 	/** Recovers unfinished restores before any build (a build that starts before the recovery job ran). */
 	private final IResourceChangeListener recoveryBeforeBuild = event -> recoverInterruptedRestores(null);
@@ -189,6 +190,11 @@ public final class StateService implements IStateService {
 		} catch (IOException e) {
 			return true;
 		}
+	}
+
+	/** @return remote states for the workspace's repositories */
+	public RemoteService remote() {
+		return remote;
 	}
 
 	/** @return the contributor registry (internal: tests and the headless application) */

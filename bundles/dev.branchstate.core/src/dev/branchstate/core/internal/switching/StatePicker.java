@@ -25,7 +25,7 @@ import dev.branchstate.core.internal.Messages;
  * nearest ancestor (fewest parent steps, breadth first, at most {@code maxWalk} commits visited) provided that no more
  * than {@code maxChangedFiles} files differ between the two commits (plus the state's dirty paths).
  */
-final class StatePicker {
+public final class StatePicker {
 
 	/** A state to restore: {@code distance} parent steps away, {@code changedFiles} files to rebuild. */
 	record Pick(StateInfo state, int distance, int changedFiles) {
@@ -38,9 +38,13 @@ final class StatePicker {
 	private final int maxWalk;
 	private final int maxChangedFiles;
 
-	StatePicker(int maxWalk, int maxChangedFiles) {
+	public StatePicker(int maxWalk, int maxChangedFiles) {
 		this.maxWalk = maxWalk;
 		this.maxChangedFiles = maxChangedFiles;
+	}
+
+	/** The commit nearest to a target among some: the target itself ({@code distance} 0) or an ancestor. */
+	public record Nearest(String commit, int distance) {
 	}
 
 	/**
@@ -57,6 +61,34 @@ final class StatePicker {
 			return new Pick(exact, 0, exact.dirtyPaths().size());
 		}
 		if (byCommit.isEmpty()) {
+			return new NoPick(Messages.Switch_noStates);
+		}
+		Object nearest = nearest(repository, byCommit.keySet(), target, monitor);
+		if (!(nearest instanceof Nearest n)) {
+			return nearest;
+		}
+		StateInfo state = byCommit.get(n.commit());
+		try (RevWalk walk = new RevWalk(repository)) {
+			int changed = countChangedFiles(repository, walk, walk.parseCommit(ObjectId.fromString(n.commit())),
+					walk.parseCommit(ObjectId.fromString(target)), maxChangedFiles + 1) + state.dirtyPaths().size();
+			if (changed > maxChangedFiles) {
+				return new NoPick(Messages.bind(Messages.Switch_tooManyChanges, new Object[] {
+						n.commit().substring(0, 10), Integer.valueOf(changed), Integer.valueOf(maxChangedFiles) }));
+			}
+			return new Pick(state, n.distance(), changed);
+		}
+	}
+
+	/**
+	 * @return the {@link Nearest} of {@code commits} to {@code target} (fewest parent steps, breadth first, at most
+	 *         {@code maxWalk} commits visited), or a {@link NoPick}
+	 */
+	public Object nearest(Repository repository, Set<String> commits, String target, SubMonitor monitor)
+			throws IOException {
+		if (commits.contains(target)) {
+			return new Nearest(target, 0);
+		}
+		if (commits.isEmpty()) {
 			return new NoPick(Messages.Switch_noStates);
 		}
 		try (RevWalk walk = new RevWalk(repository)) {
@@ -76,16 +108,8 @@ final class StatePicker {
 				RevCommit commit = queue.poll();
 				visited++;
 				monitor.worked(1);
-				StateInfo state = byCommit.get(commit.name());
-				if (state != null) {
-					int changed = countChangedFiles(repository, walk, commit, start, maxChangedFiles + 1)
-							+ state.dirtyPaths().size();
-					if (changed > maxChangedFiles) {
-						return new NoPick(Messages.bind(Messages.Switch_tooManyChanges,
-								new Object[] { commit.name().substring(0, 10), Integer.valueOf(changed),
-										Integer.valueOf(maxChangedFiles) }));
-					}
-					return new Pick(state, depth.get(commit).intValue(), changed);
+				if (commits.contains(commit.name())) {
+					return new Nearest(commit.name(), depth.get(commit).intValue());
 				}
 				walk.parseHeaders(commit);
 				for (RevCommit parent : commit.getParents()) {
@@ -104,8 +128,8 @@ final class StatePicker {
 	private static int countChangedFiles(Repository repository, RevWalk walk, RevCommit from, RevCommit to, int limit)
 			throws IOException {
 		try (TreeWalk tree = new TreeWalk(repository)) {
-			tree.addTree(walk.parseCommit(from).getTree());
-			tree.addTree(walk.parseCommit(to).getTree());
+			tree.addTree(from.getTree());
+			tree.addTree(to.getTree());
 			tree.setRecursive(true);
 			tree.setFilter(TreeFilter.ANY_DIFF);
 			int count = 0;

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 import org.eclipse.core.resources.IProject;
@@ -32,6 +33,9 @@ import dev.branchstate.core.StateEvent.Kind;
 import dev.branchstate.core.StateInfo;
 import dev.branchstate.core.internal.Messages;
 import dev.branchstate.core.internal.Log;
+import dev.branchstate.core.internal.remote.RemoteConfiguration;
+import dev.branchstate.core.internal.service.RemoteService;
+import dev.branchstate.core.internal.service.StateService;
 
 /**
  * The switch protocol's work for one repository whose HEAD moved (see the bundle's README): save the state being
@@ -49,8 +53,12 @@ final class SwitchProtocol {
 	private final StatePicker picker = new StatePicker(Integer.getInteger(MAX_WALK, 1000).intValue(),
 			Integer.getInteger(MAX_CHANGED_FILES, 5000).intValue());
 
+	/** Remote states, when the service is Branchstate's own; {@code null} otherwise. */
+	private final RemoteService remote;
+
 	SwitchProtocol(IStateService states) {
 		this.states = states;
+		this.remote = states instanceof StateService service ? service.remote() : null;
 	}
 
 	/**
@@ -84,7 +92,7 @@ final class SwitchProtocol {
 				Messages.bind(Messages.Switch_jobName, name, target.describe()), 100);
 		try {
 			try {
-				SubMonitor saving = progress.split(45);
+				SubMonitor saving = progress.split(30);
 				if (!disk.savedAheadFor(target)) {
 					saveLeft(repository, target, projects, start, saving);
 				}
@@ -95,6 +103,7 @@ final class SwitchProtocol {
 			disk.savedAhead(target); // the refreshes below must not try to save again
 			List<StateInfo> stored = states.states(repository.gitDir);
 			Object pick = picker.pick(repository.git, stored, target.commitId(), progress.split(5));
+			pick = nearerFromRemote(repository, target, pick, progress.split(15));
 			if (pick instanceof StatePicker.NoPick none) {
 				skipped(repository, target, start, Messages.bind(Messages.Switch_nothingRestored,
 						new Object[] { name, before.describe(), target.describe(), none.reason() }));
@@ -132,6 +141,35 @@ final class SwitchProtocol {
 			}
 			failed(repository, before, target, start,
 					new CoreException(Status.error(String.valueOf(e.getMessage()), e)));
+		}
+	}
+
+	/**
+	 * Fetches a state from the remote store when it has one nearer to {@code target} than the local pick (the exact
+	 * commit, or a nearer ancestor), within the fetch deadline, and picks again. Any failure of the remote store is a
+	 * miss, told in the Error Log as information: the switch goes on with the local pick, or the builders build.
+	 */
+	private Object nearerFromRemote(TrackedRepository repository, Head target, Object localPick, SubMonitor monitor) {
+		int localDistance = localPick instanceof StatePicker.Pick p ? p.distance() : Integer.MAX_VALUE;
+		if (localDistance == 0 || remote == null || !remote.usableForSwitch()) {
+			return localPick;
+		}
+		try {
+			Set<String> published = remote.publishedCommits(repository.git, repository.gitDir);
+			Object nearest = picker.nearest(repository.git, published, target.commitId(), monitor.split(5));
+			if (!(nearest instanceof StatePicker.Nearest n) || n.distance() >= localDistance) {
+				return localPick;
+			}
+			remote.fetch(repository.git, repository.gitDir, n.commit(), RemoteConfiguration.fetchDeadline(),
+					monitor.split(90));
+			return picker.pick(repository.git, states.states(repository.gitDir), target.commitId(), monitor.split(5));
+		} catch (CoreException | IOException | RuntimeException e) {
+			if (e instanceof OperationCanceledException canceled) {
+				throw canceled;
+			}
+			String reason = e instanceof CoreException ce ? ce.getStatus().getMessage() : String.valueOf(e.getMessage());
+			Log.info(Messages.bind(Messages.Switch_remoteMissed, repository.displayName(), reason));
+			return localPick;
 		}
 	}
 

@@ -64,6 +64,22 @@ final class JavaRepository implements AutoCloseable {
 		return repo;
 	}
 
+	/**
+	 * A second developer's clone of this repository in {@code dir}, on {@code branch}: the same project (same name),
+	 * another work tree, no output.
+	 */
+	JavaRepository cloneInto(Path dir, String branch) throws Exception {
+		Git clone = Git.cloneRepository().setURI(workTree.toUri().toString()).setDirectory(dir.toFile())
+				.setBranch(branch).call();
+		for (String b : List.of("main", "feat")) {
+			if (clone.getRepository().findRef("refs/heads/" + b) == null
+					&& clone.getRepository().findRef("refs/remotes/origin/" + b) != null) {
+				clone.branchCreate().setName(b).setStartPoint("origin/" + b).call();
+			}
+		}
+		return new JavaRepository(dir, clone, projectName);
+	}
+
 	static Map<String, String> projectFiles(String name) {
 		String jrt = Path.of(System.getProperty("java.home"), "lib", "jrt-fs.jar").toString();
 		return Map.of(".project", """

@@ -1,0 +1,183 @@
+package dev.branchstate.core.tests.switching;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.eclipse.core.resources.IProject;
+import org.eclipse.core.runtime.NullProgressMonitor;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.branchstate.core.StateEvent;
+import dev.branchstate.core.StateInfo;
+import dev.branchstate.core.internal.remote.ManifestSigner;
+import dev.branchstate.core.internal.remote.RemoteSettings;
+import dev.branchstate.core.internal.remote.RemoteStates;
+import dev.branchstate.core.internal.service.RemoteService;
+import dev.branchstate.core.internal.service.StateService;
+import dev.branchstate.core.internal.switching.SwitchCommand;
+import dev.branchstate.core.tests.S3Server;
+
+/**
+ * The CI flow of remote states with JDT's real builder and a real S3 server: a first workspace (CI) builds both
+ * branches and publishes their states; a second developer's clone, in a workspace with an empty local store, switches
+ * between the branches — each switch fetches, checks and restores the published state, JDT compiles nothing, and the
+ * result equals a clean build, byte for byte and marker for marker. An unreachable store costs the switch no more
+ * than its timeout: the builders build as without Branchstate.
+ */
+class RemoteSwitchTest {
+
+	private static final Map<String, String> MAIN = Map.of( //
+			"src/p/A1.java", "package p;\npublic class A1 {\n\tprivate int unused;\n\tpublic int one() { return 1; }\n}\n",
+			"src/p/A2.java", "package p;\npublic class A2 {\n\tint two() { return new A1().one() + 1; }\n}\n",
+			"src/p/A3.java", "package p;\npublic class A3 {\n}\n");
+	private static final Map<String, String> FEAT = Map.of("src/p/X.java",
+			"package p;\nimport java.util.List;\npublic class X {\n\tA2 two;\n}\n");
+
+	@TempDir
+	Path temp;
+
+	private SwitchHarness harness;
+	private RemoteService remote;
+	private JavaRepository ci;
+	private JavaRepository developer;
+	private IProject project;
+	private S3Server server;
+
+	@BeforeEach
+	void setUp() throws Exception {
+		harness = new SwitchHarness();
+		remote = ((StateService) harness.service).remote();
+		ci = JavaRepository.create(temp.resolve("ci"), MAIN);
+		ci.branch("feat", FEAT);
+		ci.git.checkout().setName("main").call();
+	}
+
+	@AfterEach
+	void tearDown() throws Exception {
+		remote.setSettings(null);
+		JdtBuilds.release();
+		if (developer != null) {
+			developer.discard(harness, project);
+			ci.close();
+		} else {
+			ci.discard(harness, project);
+		}
+		harness.autoBuild(true);
+		harness.close();
+		if (server != null) {
+			server.close();
+		}
+	}
+
+	@Test
+	void aSecondDeveloperSwitchesBetweenPublishedStatesAndJdtCompilesNothing() throws Exception {
+		server = new S3Server(temp.resolve("s3"));
+		KeyPair ciKey = ManifestSigner.generate();
+		RemoteSettings settings = server.settings(server.credentials).withPublicKey(ciKey.getPublic());
+		remote.setSettings(settings);
+
+		// CI: builds main and feat; each switch saves the state of the branch it leaves; both are published
+		harness.autoBuild(true);
+		project = ci.importProject();
+		harness.manager().track();
+		SwitchHarness.awaitQuiet();
+		switchTo(ci, "feat");
+		switchTo(ci, "main");
+		List<StateInfo> built = harness.service.states(ci.gitDir());
+		assertThat(built).extracting(StateInfo::branches).containsExactlyInAnyOrder(List.of("main"), List.of("feat"));
+		for (StateInfo state : built) {
+			RemoteStates.Published published = remote.publish(ci.gitDir(), state.commitId(), ciKey.getPrivate(),
+					"ci", new NullProgressMonitor());
+			assertThat(published.alreadyPublished()).isFalse();
+		}
+
+		// the second developer: the CI workspace's project and states gone, a clone on main, nothing built
+		for (StateInfo state : built) {
+			harness.service.delete(state);
+		}
+		project.delete(false, true, null);
+		SwitchHarness.awaitQuiet();
+		developer = ci.cloneInto(temp.resolve("developer"), "main");
+		harness.autoBuild(false);
+		project = developer.importProject();
+		harness.manager().track();
+		SwitchHarness.awaitQuiet();
+		assertThat(harness.service.states(developer.gitDir())).isEmpty();
+		assertThat(JavaRepository.Build.of(project).output()).as("nothing built in the clone yet").isEmpty();
+
+		for (String branch : List.of("feat", "main")) {
+			JdtBuilds.takeCompiled();
+			String output = switchTo(developer, branch);
+			List<StateEvent> events = harness.takeEvents(developer.gitDir());
+			assertThat(events).as(output).anyMatch(e -> e.kind() == StateEvent.Kind.FETCHED);
+			assertThat(output).contains("restored");
+			assertThat(JdtBuilds.takeCompiled()).as("units JDT compiled after the fetched state of " + branch)
+					.isEmpty();
+			assertEqualToCleanBuild(developer, branch);
+		}
+		// back to feat: its state is local now (fetched before, saved when it was left), nothing is fetched again
+		JdtBuilds.takeCompiled(); // (the clean build's)
+		String output = switchTo(developer, "feat");
+		List<StateEvent> events = harness.takeEvents(developer.gitDir());
+		assertThat(events).noneMatch(e -> e.kind() == StateEvent.Kind.FETCHED);
+		assertThat(JdtBuilds.takeCompiled()).as(output + events).isEmpty();
+		assertEqualToCleanBuild(developer, "feat");
+	}
+
+	@Test
+	void anUnreachableStoreLetsTheSwitchBuildWithinTheTimeout() throws Exception {
+		int port;
+		try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+			port = s.getLocalPort();
+		}
+		// a black hole rather than a refused connection would cost the connect timeout: 2 s here
+		remote.setSettings(new RemoteSettings(URI.create("http://127.0.0.1:" + port), "states", "", "us-east-1", true,
+				Optional.empty(), Optional.of(ManifestSigner.generate().getPublic()), Duration.ofSeconds(2)));
+		harness.autoBuild(true);
+		project = ci.importProject();
+		harness.manager().track();
+		SwitchHarness.awaitQuiet();
+
+		long start = System.nanoTime();
+		JdtBuilds.takeCompiled();
+		switchTo(ci, "feat");
+		Duration took = Duration.ofNanos(System.nanoTime() - start);
+		assertThat(JdtBuilds.takeCompiled()).as("no state anywhere: JDT builds the checkout's change")
+				.contains("src/p/X.java");
+		assertEqualToCleanBuild(ci, "feat");
+		assertThat(took).isLessThan(Duration.ofSeconds(30));
+	}
+
+	private String switchTo(JavaRepository repo, String branch) throws Exception {
+		ByteArrayOutputStream out = new ByteArrayOutputStream();
+		ByteArrayOutputStream err = new ByteArrayOutputStream();
+		Integer code = SwitchCommand.run(List.of(repo.workTree.toString(), SwitchCommand.WITH_BRANCHSTATE, branch),
+				new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+		String output = out.toString(StandardCharsets.UTF_8);
+		assertThat(code).as(output + err.toString(StandardCharsets.UTF_8)).isEqualTo(0);
+		return output;
+	}
+
+	private void assertEqualToCleanBuild(JavaRepository repo, String branch) throws Exception {
+		assertThat(repo.git.getRepository().getBranch()).isEqualTo(branch);
+		JavaRepository.Build actual = JavaRepository.Build.of(project);
+		JavaRepository.Build clean = repo.cleanBuild(temp);
+		assertThat(clean.output()).as("a clean build of " + branch + " compiles something").isNotEmpty();
+		assertThat(actual.differencesFrom(clean)).as("bin/ and markers on %s against a clean build", branch).isEmpty();
+	}
+}
