@@ -81,6 +81,18 @@ public final class BranchstatePreferences {
 	 */
 	public static final String REMOTE_REPOSITORY_ID = "remoteRepositoryId";
 
+	/**
+	 * The node of Eclipse's secure storage ({@code SecurePreferencesFactory.getDefault()}) that holds the remote
+	 * store's credentials: {@link #SECURE_ACCESS_KEY} and, encrypted, {@link #SECURE_SECRET_KEY}.
+	 */
+	public static final String SECURE_REMOTE_NODE = "dev.branchstate.core/remote";
+
+	/** Key of the access key id in {@link #SECURE_REMOTE_NODE}. */
+	public static final String SECURE_ACCESS_KEY = "accessKey";
+
+	/** Key of the secret access key in {@link #SECURE_REMOTE_NODE}, stored encrypted. */
+	public static final String SECURE_SECRET_KEY = "secretKey";
+
 	private BranchstatePreferences() {
 	}
 }

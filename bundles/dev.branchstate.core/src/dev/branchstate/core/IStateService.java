@@ -3,6 +3,7 @@ package dev.branchstate.core;
 import java.io.File;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.runtime.CoreException;
@@ -75,6 +76,17 @@ public interface IStateService {
 
 	/** @return every stored state, newest first */
 	List<StateInfo> allStates();
+
+	/**
+	 * Asks the remote state store which commits of the repository it has a state of that this IDE could use (same
+	 * repository identity and compatibility key). Bounded by the store's request timeout; runs in the calling thread.
+	 *
+	 * @return the commit ids; empty when no remote store is configured
+	 * @throws CoreException when the store cannot be asked (its message names the store and the reason)
+	 */
+	default Set<String> remoteStates(File gitDir, IProgressMonitor monitor) throws CoreException {
+		return Set.of();
+	}
 
 	/** Deletes a stored state and its archive. */
 	void delete(StateInfo state) throws CoreException;

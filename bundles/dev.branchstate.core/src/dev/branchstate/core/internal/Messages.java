@@ -66,6 +66,7 @@ public final class Messages extends NLS {
 	public static String Remote_notConfigured;
 	public static String Remote_noLocalState;
 	public static String Remote_publishFailed;
+	public static String Remote_publishNotHead;
 	public static String Remote_fetching;
 	public static String Remote_fetchingBytes;
 	public static String Remote_fetched;

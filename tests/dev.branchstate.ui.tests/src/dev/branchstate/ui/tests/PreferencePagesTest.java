@@ -110,6 +110,57 @@ class PreferencePagesTest {
 		assertThat(node.get(BranchstatePreferences.DERIVED_FOLDERS, null)).isEqualTo("target, node_modules");
 	}
 
+	/**
+	 * The remote store page: refuses an endpoint, bucket or public key core could not use; stores the store's settings
+	 * in the instance scope and the credentials in secure storage (the secret encrypted), never in a preference.
+	 */
+	@Test
+	void remoteStorePageKeepsCredentialsInSecureStorageOnly() throws Exception {
+		dialog = PreferencesUtil.createPreferenceDialogOn(shell(), "dev.branchstate.ui.remotePreferencePage", null,
+				null);
+		dialog.setBlockOnOpen(false);
+		dialog.open();
+		PreferencePage page = (PreferencePage) dialog.getSelectedPage();
+		Composite control = (Composite) page.getControl();
+		Text endpoint = text(control, "Endpoint URL:");
+		Text bucket = text(control, "Bucket:");
+		Text key = text(control, "Publisher's public key:");
+		Text accessKey = text(control, "Access key:");
+		Text secretKey = text(control, "Secret key:");
+		assertThat(text(control, "Key prefix:").getText()).isEqualTo("branchstate");
+		assertThat(text(control, "Region:").getText()).isEqualTo("us-east-1");
+
+		expectRefused(page, endpoint, "ftp://example.com", "must be an http:// or https:// URL");
+		expectRefused(page, bucket, "Not_A_Bucket", "bucket name");
+		expectRefused(page, key, "not a key", "Not an Ed25519 public key");
+
+		String publicKey = java.util.Base64.getEncoder().encodeToString(
+				java.security.KeyPairGenerator.getInstance("Ed25519").generateKeyPair().getPublic().getEncoded());
+		set(endpoint, "https://s3.eu-central-1.amazonaws.com");
+		set(bucket, "team-states");
+		set(key, publicKey);
+		accessKey.setText("AKIDEXAMPLE");
+		secretKey.setText("s3cr3t-never-in-preferences");
+		UiTestSupport.screenshot(dialog.getShell(), "remote-store-preference-page");
+		assertThat(page.isValid()).as(page.getErrorMessage()).isTrue();
+		assertThat(page.performOk()).isTrue();
+
+		IEclipsePreferences node = InstanceScope.INSTANCE.getNode(BranchstatePreferences.NODE);
+		assertThat(node.get(BranchstatePreferences.REMOTE_ENDPOINT, null))
+				.isEqualTo("https://s3.eu-central-1.amazonaws.com");
+		assertThat(node.get(BranchstatePreferences.REMOTE_BUCKET, null)).isEqualTo("team-states");
+		assertThat(node.get(BranchstatePreferences.REMOTE_PUBLIC_KEY, null)).isEqualTo(publicKey);
+		for (String k : node.keys()) {
+			assertThat(node.get(k, "")).as("preference " + k).doesNotContain("s3cr3t");
+		}
+		org.eclipse.equinox.security.storage.ISecurePreferences secure = org.eclipse.equinox.security.storage.SecurePreferencesFactory
+				.getDefault().node(BranchstatePreferences.SECURE_REMOTE_NODE);
+		assertThat(secure.get(BranchstatePreferences.SECURE_ACCESS_KEY, null)).isEqualTo("AKIDEXAMPLE");
+		assertThat(secure.isEncrypted(BranchstatePreferences.SECURE_SECRET_KEY)).isTrue();
+		assertThat(secure.get(BranchstatePreferences.SECURE_SECRET_KEY, null)).isEqualTo("s3cr3t-never-in-preferences");
+		secure.removeNode();
+	}
+
 	@Test
 	void propertyPageOverridesPerProject() throws Exception {
 		InstanceScope.INSTANCE.getNode(BranchstatePreferences.NODE).put(BranchstatePreferences.BRANCH_PATTERNS, "main");

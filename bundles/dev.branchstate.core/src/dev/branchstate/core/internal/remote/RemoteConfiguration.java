@@ -34,9 +34,9 @@ import dev.branchstate.core.internal.contributors.ContributorRegistry;
 public final class RemoteConfiguration {
 
 	/** The secure storage node of the credentials. */
-	public static final String SECURE_NODE = "dev.branchstate.core/remote"; //$NON-NLS-1$
-	static final String ACCESS_KEY = "accessKey"; //$NON-NLS-1$
-	static final String SECRET_KEY = "secretKey"; //$NON-NLS-1$
+	public static final String SECURE_NODE = BranchstatePreferences.SECURE_REMOTE_NODE;
+	static final String ACCESS_KEY = BranchstatePreferences.SECURE_ACCESS_KEY;
+	static final String SECRET_KEY = BranchstatePreferences.SECURE_SECRET_KEY;
 
 	private RemoteConfiguration() {
 	}

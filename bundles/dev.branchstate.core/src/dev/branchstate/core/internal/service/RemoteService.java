@@ -18,6 +18,8 @@ import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.OperationCanceledException;
 import org.eclipse.core.runtime.Status;
 import org.eclipse.core.runtime.SubMonitor;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import org.eclipse.osgi.util.NLS;
@@ -110,7 +112,8 @@ public final class RemoteService {
 	}
 
 	/**
-	 * Publishes the local state of {@code commit}.
+	 * Publishes the local state of {@code commit}, which HEAD must be at: the compatibility key is read from the
+	 * projects as they are (CI saves and publishes each commit it builds in turn).
 	 *
 	 * @return what was done
 	 */
@@ -120,6 +123,12 @@ public final class RemoteService {
 		StateInfo state = service.states(dir).stream().filter(s -> s.commitId().equals(commit)).findFirst()
 				.orElseThrow(() -> new CoreException(Status.error(NLS.bind(Messages.Remote_noLocalState, dir, commit))));
 		try (Repository repository = new FileRepositoryBuilder().setGitDir(dir).setMustExist(true).build()) {
+			// the compatibility key is read from the projects as they are now: they must be the commit's
+			ObjectId head = repository.resolve(Constants.HEAD);
+			if (head == null || !head.name().equals(commit)) {
+				throw new CoreException(Status.error(NLS.bind(Messages.Remote_publishNotHead, commit,
+						head == null ? "?" : head.name()))); //$NON-NLS-1$
+			}
 			Address address = address(repository, dir);
 			return remote().publish(state, address.repositoryId(), address.compatibility(), key, creator,
 					canceled(monitor, null));

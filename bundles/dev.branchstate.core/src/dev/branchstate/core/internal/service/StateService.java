@@ -302,6 +302,23 @@ public final class StateService implements IStateService {
 	}
 
 	@Override
+	public Set<String> remoteStates(File gitDir, IProgressMonitor monitor) throws CoreException {
+		File dir = StateStore.canonical(gitDir);
+		try {
+			if (remote.settings().isEmpty()) {
+				return Set.of();
+			}
+		} catch (IllegalArgumentException e) {
+			throw new CoreException(Status.error(e.getMessage(), e));
+		}
+		try (Repository repository = new FileRepositoryBuilder().setGitDir(dir).setMustExist(true).build()) {
+			return remote.publishedCommits(repository, dir);
+		} catch (IOException | IllegalArgumentException e) {
+			throw new CoreException(Status.error(String.valueOf(e.getMessage()), e));
+		}
+	}
+
+	@Override
 	public void delete(StateInfo state) throws CoreException {
 		try {
 			for (StateInfo removed : store().remove(List.of(state))) {

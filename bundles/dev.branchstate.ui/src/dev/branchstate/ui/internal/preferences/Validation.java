@@ -101,4 +101,40 @@ public final class Validation {
 		File dir = folder.toFile();
 		return Files.isWritable(folder) && dir.canWrite();
 	}
+
+	/** @return null when the text is empty (no remote store) or an http(s) URL with a host, else why not */
+	public static String remoteEndpoint(String text) {
+		if (text.isBlank()) {
+			return null;
+		}
+		try {
+			java.net.URI uri = java.net.URI.create(text.trim());
+			if (uri.getHost() != null && ("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))) { //$NON-NLS-1$ //$NON-NLS-2$
+				return null;
+			}
+		} catch (IllegalArgumentException e) {
+			// told below
+		}
+		return Messages.PrefRemote_endpointInvalid;
+	}
+
+	/** @return null when the text is empty or a bucket name S3 accepts, else why not */
+	public static String remoteBucket(String text) {
+		return text.isBlank() || text.trim().matches("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]") ? null //$NON-NLS-1$
+				: Messages.PrefRemote_bucketInvalid;
+	}
+
+	/** @return null when the text is empty or an Ed25519 public key (PEM or its Base64 line), else why not */
+	public static String remotePublicKey(String text) {
+		if (text.isBlank()) {
+			return null;
+		}
+		try {
+			byte[] der = java.util.Base64.getMimeDecoder().decode(text.replaceAll("-----[A-Z ]+-----", "").trim()); //$NON-NLS-1$ //$NON-NLS-2$
+			java.security.KeyFactory.getInstance("Ed25519").generatePublic(new java.security.spec.X509EncodedKeySpec(der)); //$NON-NLS-1$
+			return null;
+		} catch (IllegalArgumentException | java.security.GeneralSecurityException e) {
+			return Messages.PrefRemote_publicKeyInvalid;
+		}
+	}
 }

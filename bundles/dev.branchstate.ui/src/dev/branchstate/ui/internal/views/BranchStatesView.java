@@ -278,12 +278,27 @@ public final class BranchStatesView extends ViewPart {
 		column(Messages.View_columnCommit, 70, SWT.LEFT, row -> Formats.shortId(row.state().commitId()), null);
 		column(Messages.View_columnMessage, 280, SWT.LEFT,
 				row -> row.message() == null ? Messages.View_commitMissing : row.message(), null);
-		column(Messages.View_columnCreated, 145, SWT.LEFT, row -> Formats.dateTime(row.state().created()), null);
-		column(Messages.View_columnLastUsed, 145, SWT.LEFT, row -> Formats.dateTime(row.state().lastUsed()), null);
-		column(Messages.View_columnSize, 75, SWT.RIGHT, row -> Formats.size(row.state().size()), null);
+		column(Messages.View_columnStored, 110, SWT.LEFT, BranchStatesView::stored, null);
+		column(Messages.View_columnCreated, 145, SWT.LEFT, local(row -> Formats.dateTime(row.state().created())), null);
+		column(Messages.View_columnLastUsed, 145, SWT.LEFT, local(row -> Formats.dateTime(row.state().lastUsed())),
+				null);
+		column(Messages.View_columnSize, 75, SWT.RIGHT, local(row -> Formats.size(row.state().size())), null);
 		column(Messages.View_columnRatio, 60, SWT.RIGHT,
-				row -> Formats.ratio(row.state().uncompressedSize(), row.state().size()), null);
-		column(Messages.View_columnContributors, 190, SWT.LEFT, row -> contributors(row.state()), null);
+				local(row -> Formats.ratio(row.state().uncompressedSize(), row.state().size())), null);
+		column(Messages.View_columnContributors, 190, SWT.LEFT, local(row -> contributors(row.state())), null);
+	}
+
+	private static String stored(StateRow row) {
+		return switch (row.where()) {
+		case LOCAL -> Messages.View_storedLocal;
+		case REMOTE -> Messages.View_storedRemote;
+		case BOTH -> Messages.View_storedBoth;
+		};
+	}
+
+	/** @return the text of a local state's figure; nothing for a state only in the remote store */
+	private static Function<StateRow, String> local(Function<StateRow, String> text) {
+		return row -> row.local() ? text.apply(row) : ""; //$NON-NLS-1$
 	}
 
 	private String nameText(StateRow row) {
@@ -350,6 +365,9 @@ public final class BranchStatesView extends ViewPart {
 					return node.gitDir().getPath();
 				}
 				StateRow row = (StateRow) element;
+				if (!row.local()) {
+					return NLS.bind(Messages.View_remoteRowTooltip, row.state().commitId());
+				}
 				return NLS.bind(Messages.View_rowTooltip,
 						new Object[] { row.state().commitId(), row.state().archive(),
 								row.state().contributors() == null ? "" : row.state().contributors().toString(), //$NON-NLS-1$
@@ -495,11 +513,11 @@ public final class BranchStatesView extends ViewPart {
 			return;
 		}
 		List<StateRow> rows = selectedRows();
-		boolean service = StateServices.get().isPresent();
+		boolean service = StateServices.get().isPresent() && rows.stream().allMatch(StateRow::local);
 		restoreAction.setEnabled(service && rows.size() == 1 && viewer.getStructuredSelection().size() == 1);
 		deleteAction.setEnabled(service && !rows.isEmpty());
-		copyPathAction.setEnabled(!rows.isEmpty());
-		openFolderAction.setEnabled(rows.size() == 1);
+		copyPathAction.setEnabled(!rows.isEmpty() && rows.stream().allMatch(StateRow::local));
+		openFolderAction.setEnabled(rows.size() == 1 && rows.get(0).local());
 	}
 
 	private void restoreSelected() {

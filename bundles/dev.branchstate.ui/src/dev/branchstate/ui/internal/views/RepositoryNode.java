@@ -18,6 +18,6 @@ public record RepositoryNode(File gitDir, String name, GitInfo.Head head, List<S
 
 	/** @return whether one of the states is at HEAD's commit */
 	public boolean headHasState() {
-		return states.stream().anyMatch(StateRow::head);
+		return states.stream().anyMatch(r -> r.head() && r.local());
 	}
 }

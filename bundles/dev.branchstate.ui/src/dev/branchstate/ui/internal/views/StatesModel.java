@@ -8,9 +8,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.HashSet;
 
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.resources.ResourcesPlugin;
+import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.SubMonitor;
 
@@ -41,29 +44,50 @@ final class StatesModel {
 		SubMonitor progress = SubMonitor.convert(monitor, byRepository.size());
 		List<RepositoryNode> nodes = new ArrayList<>();
 		for (Map.Entry<File, List<StateInfo>> e : byRepository.entrySet()) {
-			nodes.add(node(e.getKey(), e.getValue()));
-			progress.split(1);
+			Set<String> remote = Set.of();
+			String remoteError = null;
+			try {
+				remote = service.remoteStates(e.getKey(), progress.split(1));
+			} catch (CoreException x) {
+				remoteError = x.getStatus().getMessage();
+			}
+			nodes.add(node(e.getKey(), e.getValue(), remote, remoteError));
 		}
 		nodes.sort((a, b) -> a.name().compareToIgnoreCase(b.name()));
 		return nodes;
 	}
 
-	private static RepositoryNode node(File gitDir, List<StateInfo> states) {
+	private static RepositoryNode node(File gitDir, List<StateInfo> states, Set<String> remote, String remoteError) {
 		String name = GitInfo.workTreeOf(gitDir).getName();
 		GitInfo.Head head = null;
 		Map<String, String> messages = Map.of();
 		String error = null;
 		try {
 			head = GitInfo.head(gitDir);
-			messages = GitInfo.shortMessages(gitDir, states.stream().map(StateInfo::commitId).toList());
+			List<String> commits = new ArrayList<>(states.stream().map(StateInfo::commitId).toList());
+			commits.addAll(remote);
+			messages = GitInfo.shortMessages(gitDir, commits);
 		} catch (IOException | RuntimeException e) {
 			error = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
 		}
 		String headCommit = head == null ? null : head.commitId();
 		List<StateRow> rows = new ArrayList<>();
+		Set<String> local = new HashSet<>();
 		for (StateInfo state : states) {
+			local.add(state.commitId());
 			rows.add(new StateRow(gitDir, state, messages.get(state.commitId()),
-					headCommit != null && Objects.equals(headCommit, state.commitId())));
+					headCommit != null && Objects.equals(headCommit, state.commitId()),
+					remote.contains(state.commitId()) ? StateRow.Where.BOTH : StateRow.Where.LOCAL));
+		}
+		for (String commit : remote) {
+			if (!local.contains(commit)) {
+				StateInfo only = new StateInfo(gitDir, commit, List.of(), null, null, null, 0, 0, Map.of(), List.of());
+				rows.add(new StateRow(gitDir, only, messages.get(commit), Objects.equals(headCommit, commit),
+						StateRow.Where.REMOTE));
+			}
+		}
+		if (remoteError != null) {
+			error = error == null ? remoteError : error + "; " + remoteError; //$NON-NLS-1$
 		}
 		return new RepositoryNode(gitDir, name, head, List.copyOf(rows), error);
 	}

@@ -1,6 +1,7 @@
 package dev.branchstate.core.tests.switching;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -91,20 +92,20 @@ class RemoteSwitchTest {
 		RemoteSettings settings = server.settings(server.credentials).withPublicKey(ciKey.getPublic());
 		remote.setSettings(settings);
 
-		// CI: builds main and feat; each switch saves the state of the branch it leaves; both are published
+		// CI: builds main and feat, saves and publishes each with HEAD at it (the switch to feat saves main)
 		harness.autoBuild(true);
 		project = ci.importProject();
 		harness.manager().track();
 		SwitchHarness.awaitQuiet();
 		switchTo(ci, "feat");
+		harness.service.save(ci.gitDir(), new NullProgressMonitor());
+		assertThat(publish(ciKey, ci.git.getRepository().resolve("feat").name()).alreadyPublished()).isFalse();
+		assertThatThrownBy(() -> publish(ciKey, ci.git.getRepository().resolve("main").name()))
+				.as("not at HEAD").hasMessageContaining("with HEAD at it");
 		switchTo(ci, "main");
+		assertThat(publish(ciKey, ci.git.getRepository().resolve("main").name()).alreadyPublished()).isFalse();
 		List<StateInfo> built = harness.service.states(ci.gitDir());
 		assertThat(built).extracting(StateInfo::branches).containsExactlyInAnyOrder(List.of("main"), List.of("feat"));
-		for (StateInfo state : built) {
-			RemoteStates.Published published = remote.publish(ci.gitDir(), state.commitId(), ciKey.getPrivate(),
-					"ci", new NullProgressMonitor());
-			assertThat(published.alreadyPublished()).isFalse();
-		}
 
 		// the second developer: the CI workspace's project and states gone, a clone on main, nothing built
 		for (StateInfo state : built) {
@@ -161,6 +162,10 @@ class RemoteSwitchTest {
 				.contains("src/p/X.java");
 		assertEqualToCleanBuild(ci, "feat");
 		assertThat(took).isLessThan(Duration.ofSeconds(30));
+	}
+
+	private RemoteStates.Published publish(KeyPair key, String commit) throws Exception {
+		return remote.publish(ci.gitDir(), commit, key.getPrivate(), "ci", new NullProgressMonitor());
 	}
 
 	private String switchTo(JavaRepository repo, String branch) throws Exception {
