@@ -251,6 +251,22 @@ class RemoteStatesTest {
 		assertThat(fetch(first).commitId()).isEqualTo(first.name()); // an ancestor is fine
 	}
 
+	/** A public bucket (or a CDN in front of one): fetched without credentials; publishing needs them. */
+	@Test
+	void anAnonymousClientFetchesFromAPublicBucketAndCannotPublish() throws Exception {
+		StateInfo state = savedState(head, 100_000);
+		publish(state);
+		try (S3Server open = server.anonymous(temp.resolve("public"))) {
+			RemoteStates anonymous = new RemoteStates(new S3Client(open.settings(null).withPublicKey(ciKey.getPublic())),
+					4);
+			assertThat(anonymous.commits(repositoryId, COMPATIBILITY)).containsExactly(head.name());
+			StateInfo fetched = fetch(anonymous, head);
+			assertThat(Files.readAllBytes(fetched.archive())).isEqualTo(Files.readAllBytes(state.archive()));
+			assertThatThrownBy(() -> anonymous.publish(savedState(first, 1000), repositoryId, COMPATIBILITY,
+					ciKey.getPrivate(), "anyone", () -> false)).hasMessageContaining("publishing needs credentials");
+		}
+	}
+
 	@Test
 	void nothingIsFetchedWithoutAPinnedKey() throws Exception {
 		publish(savedState(head, 1000));

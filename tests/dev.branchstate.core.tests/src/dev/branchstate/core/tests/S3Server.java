@@ -29,10 +29,25 @@ public final class S3Server implements AutoCloseable {
 	public final Path folder;
 	public final URI endpoint;
 	public final Credentials credentials;
+	/** The filesystem backend's folder: a folder per bucket, a file per object. */
+	private final Path data;
 	private final Process process;
 
 	public S3Server(Path folder) throws Exception {
+		this(folder, Files.createDirectories(folder.resolve("data")), true); //$NON-NLS-1$
+	}
+
+	/**
+	 * @return a second server over the same objects that answers anonymous requests: a public bucket (read-only for
+	 *         Branchstate, which never writes without credentials)
+	 */
+	public S3Server anonymous(Path otherFolder) throws Exception {
+		return new S3Server(otherFolder, data, false);
+	}
+
+	private S3Server(Path folder, Path data, boolean signed) throws Exception {
 		this.folder = folder;
+		this.data = data;
 		String jar = System.getProperty("branchstate.tests.s3proxy"); //$NON-NLS-1$
 		if (jar == null || !Files.isRegularFile(Path.of(jar))) {
 			throw new IllegalStateException("S3Proxy jar not found (system property branchstate.tests.s3proxy): " + jar); //$NON-NLS-1$
@@ -45,11 +60,11 @@ public final class S3Server implements AutoCloseable {
 		this.credentials = new Credentials("test" + HexFormat.of().toHexDigits(random.nextInt()), //$NON-NLS-1$
 				HexFormat.of().formatHex(random.generateSeed(20)));
 		this.endpoint = URI.create("http://127.0.0.1:" + port); //$NON-NLS-1$
-		Path data = Files.createDirectories(folder.resolve("data")); //$NON-NLS-1$
+		Files.createDirectories(folder);
 		Path properties = folder.resolve("s3proxy.properties"); //$NON-NLS-1$
 		Files.writeString(properties, String.join("\n", //$NON-NLS-1$
 				"s3proxy.endpoint=" + endpoint, //$NON-NLS-1$
-				"s3proxy.authorization=aws-v2-or-v4", //$NON-NLS-1$
+				"s3proxy.authorization=" + (signed ? "aws-v2-or-v4" : "none"), //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$
 				"s3proxy.identity=" + credentials.accessKey(), //$NON-NLS-1$
 				"s3proxy.credential=" + credentials.secretKey(), //$NON-NLS-1$
 				"jclouds.provider=filesystem", //$NON-NLS-1$
@@ -70,7 +85,9 @@ public final class S3Server implements AutoCloseable {
 				Thread.sleep(100);
 			}
 		}
-		client(credentials).createBucket();
+		if (signed) {
+			client(credentials).createBucket();
+		}
 	}
 
 	/** @return settings for this server's bucket with these credentials (none: anonymous), no key pinned */
@@ -85,7 +102,7 @@ public final class S3Server implements AutoCloseable {
 
 	/** @return the file the filesystem backend keeps an object in */
 	public Path objectFile(String key) {
-		return folder.resolve("data").resolve(BUCKET).resolve(key); //$NON-NLS-1$
+		return data.resolve(BUCKET).resolve(key);
 	}
 
 	@Override

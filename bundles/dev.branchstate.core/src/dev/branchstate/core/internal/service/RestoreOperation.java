@@ -184,10 +184,6 @@ final class RestoreOperation {
 	}
 
 	/**
-	 * Makes each part's context and asks its contributor where it will extract; plans those extractions. A
-	 * contributor that cannot tell, or a folder that cannot be looked at, leaves its entries to be checked in full.
-	 */
-	/**
 	 * @return the bound of what the restore extracts or checks: the state's data size as the catalog knows it (for a
 	 *         fetched state, as its signed manifest declares) and an eighth more, at least 64 MiB (the size is the
 	 *         stat of the files when they were saved; one that grew while it was read is not a bomb). An archive
@@ -198,6 +194,10 @@ final class RestoreOperation {
 		return size <= 0 ? Long.MAX_VALUE : size + Math.max(size / 8, 64L << 20);
 	}
 
+	/**
+	 * Makes each part's context and asks its contributor where it will extract; plans those extractions. A
+	 * contributor that cannot tell, or a folder that cannot be looked at, leaves its entries to be checked in full.
+	 */
 	private void plan(List<Selected> selected, SubMonitor monitor) {
 		monitor.setWorkRemaining(Math.max(1, selected.size()));
 		for (Selected s : selected) {

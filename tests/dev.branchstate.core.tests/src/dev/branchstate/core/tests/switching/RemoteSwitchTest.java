@@ -162,6 +162,14 @@ class RemoteSwitchTest {
 				.contains("src/p/X.java");
 		assertEqualToCleanBuild(ci, "feat");
 		assertThat(took).isLessThan(Duration.ofSeconds(30));
+
+		// the switch's lookup failed once; two more failures and the store is left alone for the session
+		assertThat(remote.usableForSwitch()).isTrue();
+		for (int i = 0; i < 2; i++) {
+			assertThatThrownBy(() -> remote.publishedCommits(ci.git.getRepository(), ci.gitDir()))
+					.hasMessageContaining("127.0.0.1:" + port);
+		}
+		assertThat(remote.usableForSwitch()).as("given up after three failures in a row").isFalse();
 	}
 
 	private RemoteStates.Published publish(KeyPair key, String commit) throws Exception {
