@@ -48,10 +48,24 @@ public interface IRestoreContext {
 	ExtractResult extract(String prefix, Path directory, boolean mirror) throws IOException;
 
 	/**
-	 * @param written files whose content was (re)written
-	 * @param deleted files removed because the state does not have them
-	 * @param unchanged number of files left untouched because they were identical
+	 * @param written        files whose content was (re)written
+	 * @param deleted        files and folders removed because the state does not have them (folders end with
+	 *                       {@code /})
+	 * @param unchanged      number of files left untouched because they were identical
+	 * @param createdFolders folders the extraction created (each ending with {@code /})
 	 */
-	record ExtractResult(List<String> written, List<String> deleted, long unchanged) {
+	record ExtractResult(List<String> written, List<String> deleted, long unchanged, List<String> createdFolders) {
+
+		public ExtractResult(List<String> written, List<String> deleted, long unchanged) {
+			this(written, deleted, unchanged, List.of());
+		}
+
+		/**
+		 * @return whether the extraction left the folder as it was: nothing written, deleted or created (then nothing
+		 *         needs to be refreshed, say)
+		 */
+		public boolean changedNothing() {
+			return written.isEmpty() && deleted.isEmpty() && createdFolders.isEmpty();
+		}
 	}
 }

@@ -176,18 +176,26 @@ public final class DerivedResourcesContributor implements IStateContributor {
 		List<Root> saved = roots.saved();
 		List<Root> safe = roots.safe();
 		sub.worked(1);
+		List<Root> toRefresh = new ArrayList<>();
 		try {
 			SubMonitor loop = sub.split(15).setWorkRemaining(Math.max(1, safe.size()));
 			for (Root root : safe) {
 				loop.checkCanceled();
 				Path target = location.resolve(root.path());
+				toRefresh.add(root);
 				if (!saved.contains(root)) {
 					deleteTree(target); // stale: the state has no such derived resource
 				} else if (root.folder()) {
+					boolean folderBefore = Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS);
 					if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
 						Files.delete(target);
 					}
-					context.extract(TREE + root.path() + '/', target, true);
+					if (context.extract(TREE + root.path() + '/', target, true).changedNothing() && folderBefore
+							&& project.getFolder(root.path()).exists()) {
+						// the disk already held the state and the workspace knows the folder: no refresh of it (a
+						// walk of every file), only the derived flag
+						toRefresh.remove(root);
+					}
 				} else {
 					restoreFile(context, TREE + root.path(), target);
 				}
@@ -201,7 +209,21 @@ public final class DerivedResourcesContributor implements IStateContributor {
 			}
 			throw new CoreException(Status.error(NLS.bind(Messages.Contributors_failed, ID, project.getName()), e));
 		}
-		refresh(project, safe, saved, sub.split(4));
+		refresh(project, toRefresh, saved, sub.split(3));
+		markDerived(project, safe.stream().filter(r -> !toRefresh.contains(r)).toList(), saved, sub.split(1));
+	}
+
+	/** Marks restored roots that needed no refresh derived (as {@link #refresh} does for the others). */
+	private static void markDerived(IProject project, List<Root> roots, List<Root> saved, SubMonitor monitor)
+			throws CoreException {
+		monitor.setWorkRemaining(Math.max(1, roots.size()));
+		for (Root r : roots) {
+			IResource restored = r.folder() ? project.getFolder(r.path()) : project.getFile(r.path());
+			if (saved.contains(r) && restored.exists() && !restored.isDerived()) {
+				restored.setDerived(true, null);
+			}
+			monitor.worked(1);
+		}
 	}
 
 	/**

@@ -127,6 +127,7 @@ final class RestoreContext implements IRestoreContext {
 		List<String> files = r.written().stream().filter(n -> !n.endsWith("/")).toList(); //$NON-NLS-1$
 		written.addAndGet(files.size());
 		deleted.addAndGet(r.removed().stream().filter(n -> !n.endsWith("/")).count()); //$NON-NLS-1$
-		return new ExtractResult(files, r.removed(), r.skipped());
+		return new ExtractResult(files, r.removed(), r.skipped(),
+				r.written().stream().filter(n -> n.endsWith("/")).toList()); //$NON-NLS-1$
 	}
 }

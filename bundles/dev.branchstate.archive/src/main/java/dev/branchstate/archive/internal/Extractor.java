@@ -6,8 +6,8 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystemException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -20,9 +20,8 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
-import java.util.EnumSet;
-import java.util.HashSet;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -956,56 +955,52 @@ final class Extractor {
 		progress.entryDone(0);
 	}
 
+	/**
+	 * Deletes what the target holds that the selected entries do not: a walk of the target's folders that reads each
+	 * folder's names and looks them up, with one stat per folder and per name the state lacks (not per file: the
+	 * files the state has were written or compared already). Links are never followed.
+	 */
 	private List<String> mirror(List<EntryRecord> selected, String prefix) throws IOException {
-		Set<String> keep = new HashSet<>();
+		Map<String, Boolean> expected = new HashMap<>(selected.size() * 2); // relative name → is a folder
 		for (EntryRecord r : selected) {
 			String rel = r.name.substring(prefix.length());
-			if (rel.endsWith("/")) {
+			boolean folder = rel.endsWith("/");
+			if (folder) {
 				rel = rel.substring(0, rel.length() - 1);
 			}
-			keep.add(rel);
+			expected.put(rel, Boolean.valueOf(folder));
 			int slash = rel.lastIndexOf('/');
 			while (slash > 0) {
-				if (!keep.add(rel.substring(0, slash))) {
+				if (expected.put(rel.substring(0, slash), Boolean.TRUE) != null) {
 					break;
 				}
 				slash = rel.lastIndexOf('/', slash - 1);
 			}
 		}
 		List<String> removed = new ArrayList<>();
-		Files.walkFileTree(root, EnumSet.noneOf(java.nio.file.FileVisitOption.class), Integer.MAX_VALUE,
-				new SimpleFileVisitor<Path>() {
-					@Override
-					public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
-						if (dir.equals(root)) {
-							return FileVisitResult.CONTINUE;
-						}
-						String rel = relative(dir);
-						if (keep.contains(rel)) {
-							return FileVisitResult.CONTINUE;
-						}
-						deleteTree(dir);
-						removed.add(rel + "/");
-						return FileVisitResult.SKIP_SUBTREE;
-					}
-
-					@Override
-					public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-						String rel = relative(file);
-						if (!keep.contains(rel)) {
-							Files.delete(file);
-							removed.add(rel);
-						}
-						return FileVisitResult.CONTINUE;
-					}
-				});
+		if (Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS)) {
+			mirror(root, "", expected, removed);
+		}
 		return removed;
 	}
 
-	private String relative(Path p) {
-		String s = root.relativize(p).toString();
-		String sep = p.getFileSystem().getSeparator();
-		return sep.equals("/") ? s : s.replace(sep, "/");
+	private void mirror(Path dir, String rel, Map<String, Boolean> expected, List<String> removed)
+			throws IOException {
+		List<Path> children = new ArrayList<>();
+		try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
+			stream.forEach(children::add);
+		}
+		for (Path child : children) {
+			String childRel = rel.isEmpty() ? child.getFileName().toString() : rel + '/' + child.getFileName();
+			Boolean folder = expected.get(childRel);
+			if (folder == null) {
+				boolean isFolder = Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS);
+				deleteTree(child);
+				removed.add(isFolder ? childRel + "/" : childRel);
+			} else if (folder.booleanValue() && Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS)) {
+				mirror(child, childRel, expected, removed);
+			}
+		}
 	}
 
 	/** Deletes a file, link or directory tree without following links. */
