@@ -4,7 +4,6 @@ import java.io.Closeable;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -24,7 +23,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -215,7 +213,7 @@ public final class RemoteStates {
 			}
 			ByteBuffer buffer = ByteBuffer.allocate(1024 * 1024);
 			for (int i = 0; i < parts; i++) {
-				await(futures.get(i));
+				S3Client.await(futures.get(i));
 				long position = (long) i * PART_SIZE;
 				long end = Math.min(position + PART_SIZE, m.size());
 				while (position < end) {
@@ -241,23 +239,6 @@ public final class RemoteStates {
 			channel.force(true);
 		} finally {
 			pool.shutdownNow();
-		}
-	}
-
-	private static void await(Future<?> future) throws IOException {
-		try {
-			future.get();
-		} catch (InterruptedException e) {
-			Thread.currentThread().interrupt();
-			throw new InterruptedIOException();
-		} catch (ExecutionException e) {
-			if (e.getCause() instanceof IOException io) {
-				throw io;
-			}
-			if (e.getCause() instanceof CancellationException c) {
-				throw c;
-			}
-			throw new IOException(e.getCause());
 		}
 	}
 

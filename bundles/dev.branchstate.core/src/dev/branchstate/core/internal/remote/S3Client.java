@@ -419,7 +419,8 @@ public final class S3Client {
 		return buffer.array();
 	}
 
-	private static String await(Future<String> future) throws IOException {
+	/** @return the future's value; its IOException or CancellationException as it was thrown */
+	static <T> T await(Future<T> future) throws IOException {
 		try {
 			return future.get();
 		} catch (InterruptedException e) {

@@ -1,12 +1,9 @@
 package dev.branchstate.ui.internal.preferences;
 
-import org.eclipse.core.runtime.preferences.InstanceScope;
 import org.eclipse.equinox.security.storage.ISecurePreferences;
 import org.eclipse.equinox.security.storage.SecurePreferencesFactory;
 import org.eclipse.equinox.security.storage.StorageException;
 import org.eclipse.jface.preference.BooleanFieldEditor;
-import org.eclipse.jface.preference.FieldEditorPreferencePage;
-import org.eclipse.jface.preference.IPreferenceStore;
 import org.eclipse.jface.preference.IntegerFieldEditor;
 import org.eclipse.swt.SWT;
 import org.eclipse.swt.layout.GridData;
@@ -15,9 +12,6 @@ import org.eclipse.swt.widgets.Composite;
 import org.eclipse.swt.widgets.Group;
 import org.eclipse.swt.widgets.Label;
 import org.eclipse.swt.widgets.Text;
-import org.eclipse.ui.IWorkbench;
-import org.eclipse.ui.IWorkbenchPreferencePage;
-import org.eclipse.ui.preferences.ScopedPreferenceStore;
 
 import dev.branchstate.core.BranchstatePreferences;
 import dev.branchstate.ui.internal.Messages;
@@ -28,27 +22,14 @@ import dev.branchstate.ui.internal.UiLog;
  * key its manifests must be signed with, and when a switch fetches. The access key and secret key go to Eclipse's
  * secure storage (the secret encrypted), never to the preferences.
  */
-public class RemoteStorePreferencePage extends FieldEditorPreferencePage implements IWorkbenchPreferencePage {
+public class RemoteStorePreferencePage extends WorkspacePreferencePage {
 
 	private Text accessKey;
 	private Text secretKey;
 	private boolean credentialsChanged;
 
 	public RemoteStorePreferencePage() {
-		super(GRID);
-		setDescription(Messages.PrefRemote_description);
-	}
-
-	@Override
-	public void init(IWorkbench workbench) {
-		// nothing to do: the store is made on first use
-	}
-
-	@Override
-	protected IPreferenceStore doGetPreferenceStore() {
-		ScopedPreferenceStore store = new ScopedPreferenceStore(InstanceScope.INSTANCE, BranchstatePreferences.NODE);
-		PreferenceDefaults.fillMissingDefaults(store);
-		return store;
+		super(Messages.PrefRemote_description);
 	}
 
 	@Override
