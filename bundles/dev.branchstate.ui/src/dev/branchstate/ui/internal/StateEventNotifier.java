@@ -38,7 +38,7 @@ public final class StateEventNotifier implements IStartup, StateServices.Subscri
 			case RESTORED -> Notices.popup(Messages.Notice_restoredTitle, describe(event), partial(event));
 			case FAILED -> Notices.popup(Messages.Notice_failedTitle, describe(event), true);
 			case SKIPPED, SAVED -> Notices.status(describe(event), partial(event));
-			case DELETED -> Notices.status(describe(event), false);
+			case DELETED, FETCHED -> Notices.status(describe(event), false);
 		}
 	}
 
@@ -53,7 +53,7 @@ public final class StateEventNotifier implements IStartup, StateServices.Subscri
 			case RESTORED -> restoredText(event, name);
 			case SAVED -> NLS.bind(Messages.Notice_saved,
 					new Object[] { name, Formats.count(event.files()), Formats.duration(event.duration()) });
-			case SKIPPED, DELETED -> reason(event);
+			case SKIPPED, DELETED, FETCHED -> reason(event);
 			case FAILED -> NLS.bind(Messages.Notice_failed, reason(event));
 		};
 		if (partial(event)) {
