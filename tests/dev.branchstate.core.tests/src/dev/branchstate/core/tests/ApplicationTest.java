@@ -29,6 +29,8 @@ import org.eclipse.core.runtime.jobs.Job;
 import org.eclipse.core.runtime.preferences.InstanceScope;
 import org.eclipse.equinox.app.IApplication;
 import org.eclipse.equinox.app.IApplicationContext;
+import org.eclipse.equinox.security.storage.ISecurePreferences;
+import org.eclipse.equinox.security.storage.SecurePreferencesFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,6 +42,8 @@ import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateInfo;
 import dev.branchstate.core.internal.app.BackgroundJobs;
 import dev.branchstate.core.internal.app.BranchstateApplication;
+import dev.branchstate.core.internal.remote.ManifestSigner;
+import dev.branchstate.core.internal.remote.RemoteConfiguration;
 
 /** The headless application's commands, run in this runtime with the store of the fixture. */
 class ApplicationTest {
@@ -105,6 +109,64 @@ class ApplicationTest {
 		assertThat(out).contains("corrupt " + commit);
 		assertThat(run("restore", repo)).isEqualTo(1);
 		assertThat(err.lines().filter(l -> l.startsWith("branchstate: "))).hasSize(1);
+	}
+
+	/**
+	 * The remote commands as CI and a developer use them: a key pair, publish (credentials from secure storage, the
+	 * store from the command line), the published list, then a fetch into the emptied local store and a restore of
+	 * it; a fetch pinned to another key is refused in one line.
+	 */
+	@Test
+	void remoteKeysPublishPublishedAndFetch() throws Exception {
+		byte[] a = Fixtures.random(20_000, 3);
+		f.output(Map.of("A.class", a));
+		String repo = f.workTree.toString();
+		String commit = f.git.getRepository().resolve("HEAD").name();
+		ISecurePreferences secure = SecurePreferencesFactory.getDefault();
+		try (S3Server server = new S3Server(temp.resolve("s3"))) {
+			RemoteConfiguration.storeCredentials(secure, server.credentials);
+			Path keys = temp.resolve("keys");
+			assertThat(run("remote-keys", keys.toString())).isEqualTo(IApplication.EXIT_OK);
+			assertThat(line("pin remotePublicKey=")).hasSizeGreaterThan(40);
+			assertThat(Files.getPosixFilePermissions(keys.resolve("branchstate-signing.pem")).toString())
+					.isEqualTo("[OWNER_READ, OWNER_WRITE]");
+			String[] store = { "--endpoint=" + server.endpoint, "--bucket=" + S3Server.BUCKET, "--prefix=ci",
+					"--path-style" };
+			String signingKey = "--signing-key=" + keys.resolve("branchstate-signing.pem");
+			String publicKey = "--public-key=" + keys.resolve("branchstate-signing.pub.pem");
+
+			assertThat(run("save", repo)).isEqualTo(IApplication.EXIT_OK);
+			assertThat(run(concat(new String[] { "publish", repo, signingKey }, store))).as(err)
+					.isEqualTo(IApplication.EXIT_OK);
+			assertThat(line("published ")).startsWith("published " + commit + " size=");
+			assertThat(run(concat(new String[] { "publish", repo, signingKey }, store))).isEqualTo(IApplication.EXIT_OK);
+			assertThat(line("already published ")).startsWith("already published " + commit);
+			assertThat(run(concat(new String[] { "published", repo }, store))).isEqualTo(IApplication.EXIT_OK);
+			assertThat(out).contains("published " + commit + " local").contains("1 published state(s)");
+
+			assertThat(run("delete", repo)).isEqualTo(IApplication.EXIT_OK);
+			Files.write(f.workTree.resolve("bin/A.class"), new byte[] { 1 });
+			String otherKey = "--public-key=" + ManifestSigner.oneLine(ManifestSigner.generate().getPublic());
+			assertThat(run(concat(new String[] { "fetch", repo, otherKey }, store))).isEqualTo(1);
+			assertThat(err.lines()).singleElement().satisfies(l -> assertThat(l).startsWith("branchstate: ")
+					.contains("manifests/" + commit).contains("signature does not match the pinned public key"));
+			assertThat(f.service.states(f.gitDir())).isEmpty();
+
+			assertThat(run(concat(new String[] { "fetch", repo, publicKey }, store))).as(err)
+					.isEqualTo(IApplication.EXIT_OK);
+			assertThat(line("fetched ")).startsWith("fetched " + commit + " size=");
+			assertThat(run("restore", repo)).isEqualTo(IApplication.EXIT_OK);
+			assertThat(Files.readAllBytes(f.workTree.resolve("bin/A.class"))).isEqualTo(a);
+		} finally {
+			f.service.remote().setSettings(null);
+			RemoteConfiguration.storeCredentials(secure, null);
+		}
+	}
+
+	private static String[] concat(String[] a, String[] b) {
+		String[] result = java.util.Arrays.copyOf(a, a.length + b.length);
+		System.arraycopy(b, 0, result, a.length, b.length);
+		return result;
 	}
 
 	@Test
