@@ -35,6 +35,14 @@ public interface IRestoreContext {
 	/** @return the names this contributor wrote for this project, sorted */
 	List<String> entryNames();
 
+	/**
+	 * @return whether this contributor wrote an entry of that name for this project (a lookup: cheaper than
+	 *         {@link #entryNames()} for a contributor that wrote many)
+	 */
+	default boolean has(String name) {
+		return entryNames().contains(name);
+	}
+
 	/** @return the content of one entry (CRC-checked while read); the caller closes it */
 	InputStream open(String name) throws IOException;
 

@@ -152,7 +152,7 @@ public final class DerivedResourcesContributor implements IStateContributor {
 		IProject project = context.project();
 		List<Root> saved;
 		try {
-			saved = context.entryNames().contains(ROOTS) ? parse(context) : List.of();
+			saved = context.has(ROOTS) ? parse(context) : List.of();
 		} catch (IOException e) {
 			throw new CoreException(Status.error(NLS.bind(Messages.Contributors_failed, ID, project.getName()), e));
 		}

@@ -85,6 +85,11 @@ final class RestoreContext implements IRestoreContext {
 	}
 
 	@Override
+	public boolean has(String name) {
+		return reader.entry(prefix + name).filter(e -> !e.isDirectory()).isPresent();
+	}
+
+	@Override
 	public InputStream open(String name) throws IOException {
 		return reader.openStream(prefix + name);
 	}
