@@ -88,7 +88,7 @@ final class RemoteCommands {
 		String commit = Commands.commit(gitDir, positional.size() == 2 ? positional.get(1) : Constants.HEAD);
 		return switch (command) {
 		case "publish" -> publish(remote, gitDir, commit, options); //$NON-NLS-1$
-		case "fetch" -> fetch(service, remote, gitDir, commit); //$NON-NLS-1$
+		case "fetch" -> fetch(remote, gitDir, commit); //$NON-NLS-1$
 		default -> published(service, remote, gitDir);
 		};
 	}
@@ -133,7 +133,7 @@ final class RemoteCommands {
 		return IApplication.EXIT_OK;
 	}
 
-	private Object fetch(StateService service, RemoteService remote, File gitDir, String commit)
+	private Object fetch(RemoteService remote, File gitDir, String commit)
 			throws IOException, CoreException, NotFoundException {
 		try (Repository repository = new FileRepositoryBuilder().setGitDir(gitDir).setMustExist(true).build()) {
 			Set<String> published = remote.publishedCommits(repository, gitDir);

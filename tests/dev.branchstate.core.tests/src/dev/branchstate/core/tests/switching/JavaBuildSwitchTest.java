@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -42,7 +40,6 @@ import dev.branchstate.core.StateInfo;
 import dev.branchstate.core.internal.build.BuildManagerAccess;
 import dev.branchstate.core.internal.service.RestoreJournal;
 import dev.branchstate.core.internal.service.StateService;
-import dev.branchstate.core.internal.switching.SwitchCommand;
 
 /**
  * Branch switches of a Java project built by JDT's real builder: after every switch, {@code bin/} and the Java
@@ -527,13 +524,7 @@ class JavaBuildSwitchTest {
 
 	/** @param exit the exit code expected: 1 when the switch reports a failure (a restore refused, say) */
 	private String switchTo(String branch, int exit) throws Exception {
-		ByteArrayOutputStream out = new ByteArrayOutputStream();
-		ByteArrayOutputStream err = new ByteArrayOutputStream();
-		Integer code = SwitchCommand.run(List.of(repo.workTree.toString(), SwitchCommand.WITH_BRANCHSTATE, branch),
-				new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-		String output = out.toString(StandardCharsets.UTF_8);
-		assertThat(code).as(output + err.toString(StandardCharsets.UTF_8)).isEqualTo(exit);
-		return output;
+		return repo.switchTo(branch, exit);
 	}
 
 	private void assertEqualToCleanBuild(String branch) throws Exception {

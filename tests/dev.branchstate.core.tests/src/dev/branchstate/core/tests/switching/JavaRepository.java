@@ -29,6 +29,7 @@ import org.eclipse.jdt.core.JavaCore;
 import org.eclipse.jgit.api.Git;
 
 import dev.branchstate.core.StateInfo;
+import dev.branchstate.core.internal.switching.SwitchCommand;
 
 /**
  * A Git repository holding one Java project at its root, as a user's would: {@code .project} with the Java nature
@@ -141,6 +142,23 @@ final class JavaRepository implements AutoCloseable {
 			project.delete(false, true, null);
 		}
 		close();
+	}
+
+	/**
+	 * The headless {@code switch} command with Branchstate on (checkout with JGit, the switch, the build, the
+	 * background jobs). @param exit the exit code expected: 1 when the switch reports a failure (a restore refused,
+	 * say) @return its output
+	 */
+	String switchTo(String branch, int exit) throws Exception {
+		java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+		java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+		Integer code = SwitchCommand.run(List.of(workTree.toString(), SwitchCommand.WITH_BRANCHSTATE, branch),
+				new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8),
+				new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+		String output = out.toString(java.nio.charset.StandardCharsets.UTF_8);
+		org.assertj.core.api.Assertions.assertThat(code)
+				.as(output + err.toString(java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(exit);
+		return output;
 	}
 
 	/** Runs the git command line in the work tree, as a user in a terminal would. */

@@ -3,12 +3,9 @@ package dev.branchstate.core.tests.switching;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.time.Duration;
@@ -30,7 +27,6 @@ import dev.branchstate.core.internal.remote.RemoteSettings;
 import dev.branchstate.core.internal.remote.RemoteStates;
 import dev.branchstate.core.internal.service.RemoteService;
 import dev.branchstate.core.internal.service.StateService;
-import dev.branchstate.core.internal.switching.SwitchCommand;
 import dev.branchstate.core.tests.S3Server;
 
 /**
@@ -176,14 +172,8 @@ class RemoteSwitchTest {
 		return remote.publish(ci.gitDir(), commit, key.getPrivate(), "ci", new NullProgressMonitor());
 	}
 
-	private String switchTo(JavaRepository repo, String branch) throws Exception {
-		ByteArrayOutputStream out = new ByteArrayOutputStream();
-		ByteArrayOutputStream err = new ByteArrayOutputStream();
-		Integer code = SwitchCommand.run(List.of(repo.workTree.toString(), SwitchCommand.WITH_BRANCHSTATE, branch),
-				new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-		String output = out.toString(StandardCharsets.UTF_8);
-		assertThat(code).as(output + err.toString(StandardCharsets.UTF_8)).isEqualTo(0);
-		return output;
+	private static String switchTo(JavaRepository repo, String branch) throws Exception {
+		return repo.switchTo(branch, 0);
 	}
 
 	private void assertEqualToCleanBuild(JavaRepository repo, String branch) throws Exception {
