@@ -4,7 +4,12 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
+import dev.branchstate.archive.internal.ArchiveBytes;
 import dev.branchstate.archive.internal.ParallelArchiveWriter;
 import dev.branchstate.archive.internal.IndexedArchiveReader;
 import dev.branchstate.archive.internal.WriterTemporaryFile;
@@ -52,6 +57,35 @@ public final class Archives {
 	 */
 	public static boolean isHeld(Path target) throws IOException {
 		return WriterTemporaryFile.isHeld(target);
+	}
+
+	private static final Pattern CONTINUED = Pattern.compile("(.+)\\.[1-9][0-9]{0,2}"); //$NON-NLS-1$
+
+	/**
+	 * @return the files the archive at {@code archive} is made of: the files it continues, when it was written
+	 *         {@linkplain WriteOptions#withSharing sharing} a previous archive's entries (links beside it named
+	 *         {@code <archive>.1}, {@code <archive>.2}, …), then its own. Deleting the archive is deleting them all;
+	 *         what they take on disk is shared with the archives that link the same files.
+	 */
+	public static List<Path> files(Path archive) throws IOException {
+		return ArchiveBytes.files(archive);
+	}
+
+	/**
+	 * @return the archive whose continued file {@code file} would be by its name ({@code <archive>.<n>}), empty for
+	 *         any other name
+	 */
+	public static Optional<Path> continuedBy(Path file) {
+		Matcher m = CONTINUED.matcher(file.getFileName().toString());
+		return m.matches() ? Optional.of(file.resolveSibling(m.group(1))) : Optional.empty();
+	}
+
+	/**
+	 * Opens the bytes of an archive as one read-only channel, the files it continues included: what a copy of the
+	 * archive as one file holds (that copy reads as the same archive, with no link beside it).
+	 */
+	public static FileChannel openBytes(Path archive) throws IOException {
+		return ArchiveBytes.open(archive);
 	}
 
 	/** Opens an archive and reads its central directory. */

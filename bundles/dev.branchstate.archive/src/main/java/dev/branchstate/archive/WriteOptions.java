@@ -21,6 +21,7 @@ public final class WriteOptions {
 	private int chunkSize = DEFAULT_CHUNK_SIZE;
 	private int buffers;
 	private Path previous;
+	private boolean sharing;
 	private ArchiveProgress progress;
 	private BooleanSupplier canceled = () -> false;
 	private boolean force = true;
@@ -40,6 +41,7 @@ public final class WriteOptions {
 		o.chunkSize = chunkSize;
 		o.buffers = buffers;
 		o.previous = previous;
+		o.sharing = sharing;
 		o.progress = progress;
 		o.canceled = canceled;
 		o.force = force;
@@ -107,6 +109,22 @@ public final class WriteOptions {
 		return o;
 	}
 
+	/**
+	 * With a {@link #withPrevious previous} archive: its unchanged entries are <em>shared</em>, not copied. The new
+	 * archive's file then holds only the entries that changed and its central directory; it continues the previous
+	 * archive's files, which it links beside itself as {@code <target>.1}, {@code <target>.2}, … (hard links: deleting
+	 * either archive leaves the other whole). A reader opens such an archive as one (see {@link Archives#files}).
+	 * The writer copies instead, writing a self-contained archive, when the file system cannot link, when the
+	 * previous archive already continues {@value dev.branchstate.archive.internal.ParallelArchiveWriter#MAX_CHAIN}
+	 * files, or when less than half of its bytes are still entries (the rest replaced ones): a copy compacts the chain.
+	 * Default false.
+	 */
+	public WriteOptions withSharing(boolean value) {
+		WriteOptions o = copy();
+		o.sharing = value;
+		return o;
+	}
+
 	/** Counters to poll and a cancel flag; may be {@code null}. */
 	public WriteOptions withProgress(ArchiveProgress value) {
 		WriteOptions o = copy();
@@ -150,6 +168,10 @@ public final class WriteOptions {
 
 	public Path previous() {
 		return previous;
+	}
+
+	public boolean sharing() {
+		return sharing;
 	}
 
 	public ArchiveProgress progress() {

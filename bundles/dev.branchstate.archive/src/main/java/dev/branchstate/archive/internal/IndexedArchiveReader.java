@@ -10,7 +10,6 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -46,7 +45,7 @@ public final class IndexedArchiveReader implements ArchiveReader {
 	static final int MAX_BUFFER = 1 << 24;
 
 	private final Path path;
-	private volatile FileChannel channel;
+	private volatile ArchiveBytes channel;
 	private final EntryRecord[] records;
 	private final Map<String, EntryRecord> byName;
 	private final List<ArchiveEntry> entries;
@@ -56,7 +55,7 @@ public final class IndexedArchiveReader implements ArchiveReader {
 	private final int bufferSize;
 	private volatile boolean closed;
 
-	private IndexedArchiveReader(Path path, FileChannel channel, EntryRecord[] records, long cdOffset,
+	private IndexedArchiveReader(Path path, ArchiveBytes channel, EntryRecord[] records, long cdOffset,
 			boolean centralDirectoryChecked) {
 		this.path = path;
 		this.channel = channel;
@@ -90,7 +89,7 @@ public final class IndexedArchiveReader implements ArchiveReader {
 	}
 
 	public static IndexedArchiveReader open(Path path) throws IOException {
-		FileChannel ch = FileChannel.open(path, StandardOpenOption.READ);
+		ArchiveBytes ch = ArchiveBytes.open(path);
 		try {
 			CentralDirectoryParser p = new CentralDirectoryParser(path, ch);
 			EntryRecord[] recs = p.parse();
@@ -120,7 +119,7 @@ public final class IndexedArchiveReader implements ArchiveReader {
 	 * channel is reopened and the other threads retry.
 	 */
 	int read(ByteBuffer b, long position) throws IOException {
-		FileChannel ch = channel;
+		ArchiveBytes ch = channel;
 		try {
 			return ch.read(b, position);
 		} catch (java.nio.channels.ClosedByInterruptException e) {
@@ -135,14 +134,44 @@ public final class IndexedArchiveReader implements ArchiveReader {
 		}
 	}
 
-	private synchronized FileChannel reopen(FileChannel broken) throws IOException {
+	private synchronized ArchiveBytes reopen(ArchiveBytes broken) throws IOException {
 		if (closed) {
 			throw new ArchiveException("reader is closed", path, null, -1);
 		}
 		if (channel == broken) {
-			channel = FileChannel.open(path, StandardOpenOption.READ);
+			try {
+				broken.close();
+			} catch (IOException e) {
+				// read-only: nothing to lose
+			}
+			// opening reads the end of the file: not as the interrupted thread, whose reads the JDK refuses
+			boolean interrupted = Thread.interrupted();
+			try {
+				channel = ArchiveBytes.open(path);
+			} finally {
+				if (interrupted) {
+					Thread.currentThread().interrupt();
+				}
+			}
 		}
 		return channel;
+	}
+
+	/** @return the archive's bytes: the files it is made of (see {@link ArchiveBytes}) */
+	ArchiveBytes bytes() {
+		return channel;
+	}
+
+	/**
+	 * @return the bytes the entries' local headers and data take, out of the archive's bytes before its central
+	 *         directory: what a write sharing them keeps alive (the rest is dead: replaced entries, old directories)
+	 */
+	long liveBytes() {
+		long live = 0;
+		for (EntryRecord r : records) {
+			live += ZipFormat.LOC_LEN + r.nameBytes.length + r.csize;
+		}
+		return live;
 	}
 
 	int bufferSize() {
@@ -432,10 +461,13 @@ public final class IndexedArchiveReader implements ArchiveReader {
 			}
 			long expected;
 			try {
-				if (length != ZipFormat.CD_CRC_COMMENT_LEN) {
+				if (length < ZipFormat.CD_CRC_COMMENT_LEN || length > ZipFormat.CD_CRC_COMMENT_LEN
+						&& !text.startsWith(ZipFormat.CONTINUES, ZipFormat.CD_CRC_COMMENT_LEN)) {
 					throw new NumberFormatException(text);
 				}
-				expected = Long.parseLong(text.substring(ZipFormat.CD_CRC_COMMENT.length()), 16);
+				// the files continued, after it, were checked when the archive's bytes were opened (ArchiveBytes)
+				expected = Long.parseLong(text.substring(ZipFormat.CD_CRC_COMMENT.length(), ZipFormat.CD_CRC_COMMENT_LEN),
+						16);
 			} catch (NumberFormatException e) {
 				throw bad("damaged archive comment (the central directory's checksum): " + text, null, eocdPos);
 			}
@@ -464,14 +496,7 @@ public final class IndexedArchiveReader implements ArchiveReader {
 			int tailLen = (int) Math.min(fileSize, ZipFormat.END_LEN + 0xffff);
 			long tailStart = fileSize - tailLen;
 			ByteBuffer tail = read(tailStart, tailLen);
-			int eocd = -1;
-			for (int i = tailLen - ZipFormat.END_LEN; i >= 0; i--) {
-				if (tail.getInt(i) == ZipFormat.END_SIG
-						&& i + ZipFormat.END_LEN + Short.toUnsignedInt(tail.getShort(i + 20)) == tailLen) {
-					eocd = i;
-					break;
-				}
-			}
+			int eocd = ZipFormat.findEnd(tail, tailLen);
 			if (eocd < 0) {
 				throw bad("not a ZIP archive (no end of central directory record)", null, fileSize);
 			}

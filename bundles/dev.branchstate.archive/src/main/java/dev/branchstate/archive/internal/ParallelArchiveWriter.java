@@ -73,6 +73,10 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	/** Sources of chunked files still being read; closed by their last chunk, or by release() after an abort. */
 	private final Set<FileChannel> openSources = ConcurrentHashMap.newKeySet();
 	private final IndexedArchiveReader previous;
+	/** Sharing: the files the archive continues (linked beside it), and where its own file starts in its bytes. */
+	private final List<ArchiveBytes.Continued> continued;
+	private final List<Path> links;
+	private final long base;
 	private final List<EntryRecord> records = new ArrayList<>();
 	private final Set<String> names = new HashSet<>();
 	private final AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -101,12 +105,18 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		this.temp = WriterTemporaryFile.beside(this.target);
 		IndexedArchiveReader prev = null;
 		FileChannel channel = null;
+		List<Path> linked = List.of();
+		long baseSize = 0;
 		try {
 			if (options.previous() != null && Files.isRegularFile(options.previous())) {
 				prev = IndexedArchiveReader.open(options.previous());
+				linked = options.sharing() ? linkContinued(prev) : List.of();
 			}
+			this.continued = linked.isEmpty() ? List.of() : prev.bytes().asContinued();
+			baseSize = linked.isEmpty() ? 0 : prev.bytes().size();
 			channel = WriterTemporaryFile.createLocked(temp);
 		} catch (IOException | RuntimeException e) {
+			deleteLinks(linked);
 			if (prev != null) {
 				prev.close();
 			}
@@ -114,6 +124,9 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		}
 		this.previous = prev;
 		this.out = channel;
+		this.links = linked;
+		this.base = baseSize;
+		this.filePosition = base;
 		this.slotPermits = new Semaphore(options.buffers());
 		if (options.executor() != null) {
 			this.ownPool = null;
@@ -126,6 +139,46 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 				return t;
 			});
 			this.executor = ownPool;
+		}
+	}
+
+	/** The most files a written archive continues: the write after one that continues as many copies instead. */
+	public static final int MAX_CHAIN = 8;
+
+	/**
+	 * Links the files of the previous archive beside the target, when sharing its entries is worth it.
+	 *
+	 * @return the links made, in order; empty when the entries are to be copied instead: a previous archive that
+	 *         already continues {@link #MAX_CHAIN} files, or whose bytes are less than half live entries, or a file
+	 *         system that cannot link
+	 */
+	private List<Path> linkContinued(IndexedArchiveReader prev) throws IOException {
+		List<Path> files = prev.bytes().files();
+		if (files.size() > MAX_CHAIN || 2 * prev.liveBytes() < prev.centralDirectoryOffset()) {
+			return List.of();
+		}
+		List<Path> made = new ArrayList<>();
+		try {
+			for (int i = 0; i < files.size(); i++) {
+				Path link = ArchiveBytes.linkName(target, i + 1);
+				Files.deleteIfExists(link);
+				Files.createLink(link, files.get(i));
+				made.add(link);
+			}
+			return made;
+		} catch (IOException | UnsupportedOperationException | SecurityException e) {
+			deleteLinks(made);
+			return List.of();
+		}
+	}
+
+	private static void deleteLinks(List<Path> made) {
+		for (Path link : made) {
+			try {
+				Files.deleteIfExists(link);
+			} catch (IOException e) {
+				// a leftover link: the store's orphan clean-up deletes it
+			}
 		}
 	}
 
@@ -258,7 +311,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 				ZipFormat.putCentral(cd, r);
 			}
 			int cdSize = cd.size();
-			ZipFormat.putEnd(cd, records.size(), cdOffset, cdSize);
+			ZipFormat.putEnd(cd, records.size(), cdOffset, cdSize, continued);
 			writeFully(cd.flip(), cdOffset, null);
 			long size = cdOffset + cd.size();
 			if (options.force()) {
@@ -270,7 +323,11 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			finished = true;
 			out.close();
 			release();
-			return new WriteResult(records.size(), copied.get(), bytesIn, size);
+			// links of an archive this one replaced, beyond its own
+			for (int n = links.size() + 1; Files.deleteIfExists(ArchiveBytes.linkName(target, n)); n++) {
+				// deleted
+			}
+			return new WriteResult(records.size(), copied.get(), bytesIn, size, size - base);
 		} catch (IOException | RuntimeException | Error e) {
 			throw fail(e);
 		}
@@ -295,6 +352,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		} catch (IOException e) {
 			// best effort; the name is hidden and unique
 		}
+		deleteLinks(links);
 	}
 
 	@Override
@@ -558,6 +616,14 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		r.chunkSize = p.chunkSize;
 		r.chunkCsize = p.chunkCsize;
 		r.chunkCrc = p.chunkCrc;
+		if (!links.isEmpty()) {
+			// shared: the entry stays where it is in the files this archive continues; its local header there says
+			// what this record says (name, method, time, CRC-32, sizes: the same as the previous record's)
+			r.localOffset = p.localOffset;
+			copied.incrementAndGet();
+			progress.entryDone(r.size);
+			return true;
+		}
 		if (p.regionEnd > 0) {
 			if (!runNew.isEmpty() && (p.localOffset != runEnd || runEnd - runStart > MAX_RUN_BYTES
 					|| runNew.size() >= MAX_RUN_ENTRIES)) {
@@ -1024,8 +1090,9 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		progress.entryDone(0);
 	}
 
+	/** Writes at {@code position} of the archive's bytes: at {@code position - base} of its own file. */
 	private void writeFully(ByteBuffer b, long position, EntryRecord r) throws IOException {
-		long pos = position;
+		long pos = position - base;
 		try {
 			while (b.hasRemaining()) {
 				pos += out.write(b, pos);

@@ -47,6 +47,13 @@ final class ZipFormat {
 	 */
 	static final String CD_CRC_COMMENT = "branchstate cd-crc32="; //$NON-NLS-1$
 	static final int CD_CRC_COMMENT_LEN = CD_CRC_COMMENT.length() + 8;
+	/**
+	 * Ours: what follows the {@link #CD_CRC_COMMENT} in an archive that continues earlier files (see
+	 * {@link ArchiveBytes}): {@code <size>:<crc32 of its last 4096 bytes, hex>} of each, comma-separated.
+	 */
+	static final String CONTINUES = " continues="; //$NON-NLS-1$
+	/** The most files an archive may continue (longer chains are compacted by the writer). */
+	static final int MAX_CONTINUED = 16;
 
 	private ZipFormat() {
 	}
@@ -231,6 +238,15 @@ final class ZipFormat {
 	 * {@code out} holds before it (it holds the central directory from its start).
 	 */
 	static void putEnd(Growable out, long entries, long cdOffset, long cdSize) {
+		putEnd(out, entries, cdOffset, cdSize, java.util.List.of());
+	}
+
+	/**
+	 * @param continued the files the archive continues, whose sizes and end CRC-32s its comment records after the
+	 *                  central directory's CRC-32
+	 */
+	static void putEnd(Growable out, long entries, long cdOffset, long cdSize,
+			java.util.List<ArchiveBytes.Continued> continued) {
 		boolean zip64 = entries >= MAX16 || cdOffset >= MAX32 || cdSize >= MAX32;
 		if (zip64) {
 			long z64Offset = cdOffset + cdSize;
@@ -255,8 +271,12 @@ final class ZipFormat {
 		}
 		java.util.zip.CRC32 crc = new java.util.zip.CRC32();
 		crc.update(out.flip());
-		byte[] comment = (CD_CRC_COMMENT + String.format("%08x", Long.valueOf(crc.getValue()))) //$NON-NLS-1$
-				.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+		StringBuilder text = new StringBuilder(CD_CRC_COMMENT).append(String.format("%08x", Long.valueOf(crc.getValue()))); //$NON-NLS-1$
+		for (int i = 0; i < continued.size(); i++) {
+			text.append(i == 0 ? CONTINUES : ",").append(continued.get(i).size()).append(':') //$NON-NLS-1$
+					.append(String.format("%08x", Integer.valueOf(continued.get(i).tailCrc()))); //$NON-NLS-1$
+		}
+		byte[] comment = text.toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 		ByteBuffer b = out.reserve(END_LEN + comment.length);
 		int p = b.position();
 		b.putInt(p, END_SIG);
@@ -270,6 +290,19 @@ final class ZipFormat {
 		b.putShort(p + 20, (short) comment.length);
 		b.put(p + END_LEN, comment);
 		b.position(p + END_LEN + comment.length);
+	}
+
+	/**
+	 * @return the position in {@code tail} (the last {@code tailLen} bytes of a file) of the end of central directory
+	 *         record whose comment ends the file, -1 when there is none
+	 */
+	static int findEnd(ByteBuffer tail, int tailLen) {
+		for (int i = tailLen - END_LEN; i >= 0; i--) {
+			if (tail.getInt(i) == END_SIG && i + END_LEN + Short.toUnsignedInt(tail.getShort(i + 20)) == tailLen) {
+				return i;
+			}
+		}
+		return -1;
 	}
 
 	/** A heap buffer that grows; {@link #reserve(int)} returns it positioned where to write. */
