@@ -284,18 +284,23 @@ check() {
 		if [ "$c" = "${damaged:-}" ]; then
 			app delete "$repo" "$c" > /dev/null || fail "could not delete the damaged state $c"
 			say "   deleted the damaged state ${c:0:10}"
+		elif [ -n "${damaged_inode:-}" ] && shares_inode "$(awk -v c="$c" '$1 == "corrupt" && $2 == c {print $3}' "$logs/verify-$step_no.log" | sed 's/:$//')" "$damaged_inode"; then
+			# a state that shares entries with the damaged one links its file: damaged with it
+			app delete "$repo" "$c" > /dev/null || fail "could not delete the state $c"
+			say "   deleted the state ${c:0:10}, which links the damaged file"
 		else
 			cat "$logs/verify-$step_no.log" >&2
 			fail "verify found an archive corrupt that the driver did not damage: $c"
 		fi
 	done
-	damaged=
+	damaged= damaged_inode=
 	grep -q ' corrupt$' "$logs/verify-$step_no.log" || fail "verify printed no summary"
 	# the disk budget: the archives of the catalog fit it, unless a single one is left (a save never evicts the state
 	# it adds)
 	local archives total
 	archives=$(awk '/^(ok|corrupt) / {print $3}' "$logs/verify-$step_no.log" | sed 's/:$//')
-	total=$(xargs -r stat -c %s <<<"$archives" | awk '{t += $1} END {print t + 0}')
+	# on disk: every file under states/ once (an archive that shares a previous state's entries links its files)
+	total=$(find "$store/states" -type f -printf '%i %s\n' | sort -u -k1,1 | awk '{t += $2} END {print t + 0}')
 	if [ "$total" -gt $((budget_mb * 1024 * 1024)) ] && [ "$(grep -c . <<<"$archives")" -gt 1 ]; then
 		cat "$logs/verify-$step_no.log" >&2
 		fail "the stored states take $total bytes, more than the disk budget of $budget_mb MiB"
@@ -310,7 +315,7 @@ check() {
 	# writer's temporary file, its hold on the archive's name, a complete archive not named yet) must be gone once
 	# the IDE has started again
 	local left
-	left=$(find "$store/states" -type f | sort | comm -23 - <(awk '/^(ok|corrupt) / {print $3}' "$logs/verify-$step_no.log" | sed 's/:$//' | sort) \
+	left=$(find "$store/states" -type f | sort | comm -23 - <(archive_files < <(awk '/^(ok|corrupt) / {print $3}' "$logs/verify-$step_no.log" | sed 's/:$//') | sort) \
 		| comm -23 - <(sort -u "$dir/leftovers.seen" 2>/dev/null) || true)
 	if [ -n "$left" ]; then
 		# the IDE session of the check started after any kill: what a killed save left must be gone by now
@@ -343,6 +348,11 @@ commit_pending() { # a checkout needs a clean tree: the driver commits its pendi
 }
 switch_args() { [ $auto = on ] && echo --with-branchstate || echo --without-branchstate; }
 stored_states() { app list "$repo" | awk '/^state / {print $2}'; }
+# the files of the archives named on standard input: each, and the links beside it to the files it continues when it
+# shares a previous state's entries (<archive>.1, <archive>.2, …)
+archive_files() { local a; while read -r a; do [ -n "$a" ] || continue; echo "$a"; ls -1d "$a".[0-9]* 2>/dev/null || true; done; }
+# whether one of the files of archive $1 is the file whose inode is $2 (a link to it)
+shares_inode() { [ -n "$1" ] && echo "$1" | archive_files | xargs -r stat -c %i | grep -qx "$2"; }
 
 step_ide_checkout() {
 	local b
@@ -480,7 +490,7 @@ step_damage() {
 		how="truncated to $((size * 2 / 3)) of $size bytes"
 	fi
 	n_damaged=$((n_damaged + 1))
-	damaged=$c
+	damaged=$c damaged_inode=$(stat -c %i "$archive")
 	step_name="damage the state of $b (${c:0:10}): $how, then in-IDE checkout of $b"
 	say "$step_no: $step_name"
 	app verify "$repo" > "$logs/step-$step_no-verify.log" && fail "verify did not find the damaged archive"

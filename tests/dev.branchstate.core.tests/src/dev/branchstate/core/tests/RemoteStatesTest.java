@@ -181,6 +181,45 @@ class RemoteStatesTest {
 		}
 	}
 
+	/**
+	 * A state that shares a previous state's entries (its archive continues the previous one's file, linked beside
+	 * it) is published as one file: the bytes of both, which read in the developer's store as the same archive.
+	 */
+	@Test
+	void aStateSharingAnotherOnesEntriesIsPublishedAsOneFile() throws Exception {
+		StateInfo previous = savedState(first, 9 * 1024 * 1024); // two upload parts
+		Path archive = ciStore.newArchivePath(gitDir(), head.name());
+		WriteResult written;
+		try (ArchiveWriter writer = Archives.newWriter(archive,
+				WriteOptions.defaults().withPrevious(previous.archive()).withSharing(true));
+				ArchiveReader before = Archives.open(previous.archive())) {
+			// as a differential save does it: the unchanged entry is shared, not written again
+			Path tree = Files.createDirectories(temp.resolve("tree/derived/p/bin"));
+			Files.write(tree.resolve("Big.class"), before.readAllBytes("derived/p/bin/Big.class", 10 << 20));
+			Files.setLastModifiedTime(tree.resolve("Big.class"), before.entry("derived/p/bin/Big.class").orElseThrow().lastModified());
+			Files.writeString(tree.resolve("A.class"), "A2");
+			writer.addTree(temp.resolve("tree"), "", dev.branchstate.archive.TreeFilter.ALL);
+			written = writer.commit();
+		}
+		assertThat(Archives.files(archive)).hasSize(2);
+		assertThat(written.writtenBytes()).isLessThan(100_000);
+		StateInfo state = ciStore.add(new StateInfo(gitDir(), head.name(), List.of("main"), archive, Instant.now(),
+				Instant.now(), written.archiveSize(), written.uncompressedBytes(), Map.of("dev.branchstate.test", 1),
+				List.of()), Set.of(), 0).added();
+
+		publish(state);
+		StateInfo fetched = fetch(head);
+
+		assertThat(Archives.files(fetched.archive())).containsExactly(fetched.archive());
+		assertThat(Files.size(fetched.archive())).isEqualTo(written.archiveSize());
+		try (ArchiveReader reader = Archives.open(fetched.archive())) {
+			reader.verify(List.of(""), dev.branchstate.archive.ExtractOptions.defaults());
+			assertThat(reader.readAllBytes("derived/p/bin/A.class", 10)).containsExactly('A', '2');
+			assertThat(reader.readAllBytes("derived/p/bin/Big.class", 10 << 20))
+					.isEqualTo(Files.readAllBytes(temp.resolve("tree/derived/p/bin/Big.class")));
+		}
+	}
+
 	@Test
 	void aSecondPublishOfTheSameCommitLeavesTheFirstManifest() throws Exception {
 		StateInfo state = savedState(head, 1000);

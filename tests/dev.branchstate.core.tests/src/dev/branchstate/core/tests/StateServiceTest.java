@@ -243,6 +243,57 @@ class StateServiceTest {
 				.hasMessageContaining("big.class");
 	}
 
+	/** @return what the files under the store take on disk, each file (with all its links) once */
+	private static long diskUse(Path store) throws Exception {
+		Map<Object, Long> sizes = new java.util.HashMap<>();
+		try (var files = Files.walk(store)) {
+			for (Path p : files.filter(Files::isRegularFile).toList()) {
+				var a = Files.readAttributes(p, java.nio.file.attribute.BasicFileAttributes.class);
+				sizes.put(a.fileKey(), a.size());
+			}
+		}
+		return sizes.values().stream().mapToLong(Long::longValue).sum();
+	}
+
+	/**
+	 * Issue 13: a differential save shares the previous state's unchanged entries instead of copying them: its
+	 * archive holds what changed, and links the previous archive beside itself, whose bytes outlive the state
+	 * deleted.
+	 */
+	@Test
+	void aDifferentialSaveSharesTheUnchangedEntries() throws Exception {
+		byte[] big = Fixtures.random(600_000, 21);
+		f.output(Map.of("big.class", big, "small.class", Fixtures.random(3000, 22)));
+		StateInfo first = f.service.save(f.gitDir(), null);
+		f.git.checkout().setCreateBranch(true).setName("other").call();
+		f.write("src/C.java", "class C {}\n");
+		f.commit("other");
+		byte[] small = Fixtures.random(3000, 23);
+		f.output(Map.of("small.class", small)); // big.class untouched since the first save
+		StateInfo second = f.service.save(f.gitDir(), null);
+
+		List<Path> files = dev.branchstate.archive.Archives.files(second.archive());
+		assertThat(files).hasSize(2);
+		assertThat(Files.isSameFile(files.get(0), first.archive())).isTrue();
+		assertThat(Files.size(second.archive())).as("the change and the central directory").isLessThan(100_000);
+		assertThat(second.size()).isEqualTo(Files.size(first.archive()) + Files.size(second.archive()));
+		assertThat(diskUse(f.storeDir)).isLessThan(Files.size(first.archive()) + 150_000);
+
+		f.service.delete(first);
+		assertThat(first.archive()).doesNotExist();
+		Files.delete(f.workTree.resolve("bin/big.class"));
+		Files.write(f.workTree.resolve("bin/small.class"), new byte[] { 1 });
+		f.project.refreshLocal(IResource.DEPTH_INFINITE, null);
+		f.service.restore(f.gitDir(), second.commitId(), null);
+		assertThat(Files.readAllBytes(f.workTree.resolve("bin/big.class"))).isEqualTo(big);
+		assertThat(Files.readAllBytes(f.workTree.resolve("bin/small.class"))).isEqualTo(small);
+
+		f.service.delete(second);
+		try (var left = Files.walk(f.storeDir.resolve("states"))) {
+			assertThat(left.filter(Files::isRegularFile)).isEmpty();
+		}
+	}
+
 	private static int indexOf(byte[] bytes, byte[] sample) {
 		for (int i = 0; i + sample.length <= bytes.length; i++) {
 			if (java.util.Arrays.equals(bytes, i, i + sample.length, sample, 0, sample.length)) {
@@ -263,6 +314,7 @@ class StateServiceTest {
 		f.output(Map.of("A.class", Fixtures.random(200_000, 7)));
 		StateInfo first = f.service.save(f.gitDir(), new NullProgressMonitor());
 		long size = Files.size(first.archive());
+		Thread.sleep(20); // the damage gets a modification time of its own (file system clocks tick in milliseconds)
 		try (RandomAccessFile raf = new RandomAccessFile(first.archive().toFile(), "rw")) {
 			if (damage.equals("flip")) {
 				raf.seek(size / 2);
@@ -290,11 +342,11 @@ class StateServiceTest {
 		StateInfo first = f.service.save(f.gitDir(), null);
 		f.write("src/C.java", "class C {}\n");
 		f.commit("c2");
-		StateInfo second = f.service.save(f.gitDir(), null); // differential: A.class copied from the first
+		StateInfo second = f.service.save(f.gitDir(), null); // differential: A.class shared with the first
 
 		assertThat(f.service.states(f.gitDir())).extracting(StateInfo::commitId).containsExactly(second.commitId());
 		assertThat(first.archive()).doesNotExist();
-		// the second archive stands alone although its data was copied from the retired one
+		// the second archive stands alone although it shares its data with the retired one (a link keeps the bytes)
 		Files.write(f.workTree.resolve("bin/A.class"), new byte[] { 3 });
 		f.service.restore(f.gitDir(), second.commitId(), null);
 		assertThat(Files.readAllBytes(f.workTree.resolve("bin/A.class"))).isEqualTo(a);
@@ -335,7 +387,7 @@ class StateServiceTest {
 			Thread.sleep(5);
 		}
 		List<StateInfo> states = f.service.states(f.gitDir());
-		assertThat(states.stream().mapToLong(StateInfo::size).sum()).isLessThanOrEqualTo(1 << 20);
+		assertThat(diskUse(f.storeDir)).isLessThanOrEqualTo(1 << 20);
 		assertThat(states).hasSize(2).extracting(StateInfo::commitId).contains(commits.get(3));
 		assertThat(evictedAfterThird).containsExactly(commits.get(1));
 		// the view and the notices learn of every eviction

@@ -144,6 +144,62 @@ class StateStoreTest {
 		assertThat(store.states()).hasSize(1);
 	}
 
+	/** @return a state whose archive shares the entries of {@code previous} (or stands alone), as a save writes it */
+	private StateInfo sharingState(StateStore store, File gitDir, String commit, StateInfo previous, int bytes,
+			Instant when) throws Exception {
+		Path archive = store.newArchivePath(gitDir, commit);
+		Path tree = temp.resolve("tree");
+		Files.createDirectories(tree);
+		Files.write(tree.resolve(commit + ".class"), new java.util.Random(commit.hashCode()).ints(bytes).collect(
+				java.io.ByteArrayOutputStream::new, (o, i) -> o.write(i), (a, b) -> a.writeBytes(b.toByteArray()))
+				.toByteArray());
+		WriteOptions options = WriteOptions.defaults().withSharing(true)
+				.withPrevious(previous == null ? null : previous.archive());
+		long size;
+		try (ArchiveWriter writer = Archives.newWriter(archive, options)) {
+			writer.addTree(tree, "", dev.branchstate.archive.TreeFilter.ALL);
+			size = writer.commit().archiveSize();
+		}
+		return new StateInfo(gitDir, commit, List.of("b" + commit.charAt(39)), archive, when, when, size, size,
+				Map.of(), List.of());
+	}
+
+	/**
+	 * States that share entries link the same files: the budget counts them once, an eviction that would free
+	 * nothing (another state links every file of it) passes the state over, removing a state deletes its links and
+	 * leaves the bytes others link, and the links of an archive no catalog entry names are orphans.
+	 */
+	@Test
+	void linkedFilesAreCountedOnceAndGoWithTheirLastState() throws Exception {
+		File gitDir = Files.createDirectories(temp.resolve("repo/.git")).toFile();
+		StateStore store = new StateStore(temp.resolve("store"));
+		Instant t = Instant.now();
+		StateInfo a = store.add(sharingState(store, gitDir, commit(1), null, 100_000, t), Set.of(), 0).added();
+		StateInfo b = store.add(sharingState(store, gitDir, commit(2), a, 100_000, t.plusSeconds(1)), Set.of(), 0)
+				.added();
+		assertThat(Archives.files(b.archive())).hasSize(2);
+		long aBytes = Files.size(a.archive());
+		long bOwn = Files.size(b.archive());
+		assertThat(store.totalSize()).isEqualTo(aBytes + bOwn);
+
+		// a third state: past a budget that two of them fit; a (the oldest) frees nothing while b links its file,
+		// so b goes, and a's bytes with it once no one links them
+		StateInfo c = sharingState(store, gitDir, commit(3), null, 100_000, t.plusSeconds(2));
+		StateStore.AddResult added = store.add(c, Set.of(), aBytes + Files.size(c.archive()) + 10);
+		assertThat(added.evicted()).extracting(StateInfo::commitId).containsExactly(commit(2));
+		assertThat(b.archive()).doesNotExist();
+		assertThat(Archives.files(a.archive())).containsExactly(a.archive());
+		try (Stream<Path> files = Files.list(a.archive().getParent())) {
+			assertThat(files.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith(b.archive().getFileName() + "."));
+		}
+
+		// a link left by a killed save whose archive was never named is an orphan
+		Path killed = store.newArchivePath(gitDir, commit(4));
+		Path link = Files.createLink(killed.resolveSibling(killed.getFileName() + ".1"), a.archive());
+		assertThat(store.cleanOrphans()).containsExactly(link);
+		assertThat(a.archive()).exists();
+	}
+
 	@Test
 	void anUnreadableCatalogIsSetAsideAndTheStoreStartsOver() throws Exception {
 		File gitDir = Files.createDirectories(temp.resolve("repo/.git")).toFile();

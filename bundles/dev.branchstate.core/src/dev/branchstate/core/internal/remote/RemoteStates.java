@@ -91,11 +91,18 @@ public final class RemoteStates {
 		if (client.head(manifestKey).isPresent()) {
 			return new Published(null, manifestKey, false, true);
 		}
-		Path archive = state.archive();
-		long size = Files.size(archive);
-		String sha256 = sha256(archive);
-		String archiveKey = layout.archive(repository, compatibility, state.commitId(), sha256);
-		boolean uploaded = client.putFile(archiveKey, archive, true, PART_SIZE, parallelism, canceled);
+		long size;
+		String sha256;
+		String archiveKey;
+		boolean uploaded;
+		// the archive's bytes, with the files it continues when it shares a previous state's entries: what is
+		// published is one self-contained file
+		try (FileChannel bytes = Archives.openBytes(state.archive())) {
+			size = bytes.size();
+			sha256 = sha256(bytes);
+			archiveKey = layout.archive(repository, compatibility, state.commitId(), sha256);
+			uploaded = client.putFile(archiveKey, bytes, true, PART_SIZE, parallelism, canceled);
+		}
 		if (canceled.getAsBoolean()) {
 			throw new CancellationException();
 		}
@@ -242,14 +249,14 @@ public final class RemoteStates {
 		}
 	}
 
-	static String sha256(Path file) throws IOException {
+	static String sha256(FileChannel bytes) throws IOException {
 		MessageDigest digest = SigV4.sha256();
-		try (InputStream in = Files.newInputStream(file)) {
-			byte[] buffer = new byte[1024 * 1024];
-			int n;
-			while ((n = in.read(buffer)) > 0) {
-				digest.update(buffer, 0, n);
-			}
+		ByteBuffer buffer = ByteBuffer.allocate(1024 * 1024);
+		long position = 0;
+		int n;
+		while ((n = bytes.read(buffer.clear(), position)) > 0) {
+			digest.update(buffer.flip());
+			position += n;
 		}
 		return HexFormat.of().formatHex(digest.digest());
 	}

@@ -98,17 +98,16 @@ public final class S3Client {
 	 * parts at a time, each signed over its own SHA-256. An upload that fails or is cancelled is aborted (the store
 	 * drops its parts); no object appears under the key unless every part arrived.
 	 *
+	 * @param channel the bytes to put, read by position (not closed here)
 	 * @return false when {@code ifAbsent} and the object exists (nothing is written then)
 	 */
-	public boolean putFile(String key, Path file, boolean ifAbsent, long partSize, int parallelism,
+	public boolean putFile(String key, FileChannel channel, boolean ifAbsent, long partSize, int parallelism,
 			BooleanSupplier canceled) throws IOException {
-		try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-			long size = channel.size();
-			if (size <= partSize) {
-				return put(key, read(channel, 0, (int) size), ifAbsent);
-			}
-			return putMultipart(key, channel, size, ifAbsent, partSize, parallelism, canceled);
+		long size = channel.size();
+		if (size <= partSize) {
+			return put(key, read(channel, 0, (int) size), ifAbsent);
 		}
+		return putMultipart(key, channel, size, ifAbsent, partSize, parallelism, canceled);
 	}
 
 	private boolean putMultipart(String key, FileChannel channel, long size, boolean ifAbsent, long partSize,

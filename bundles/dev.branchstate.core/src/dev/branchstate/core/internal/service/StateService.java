@@ -81,6 +81,7 @@ import dev.branchstate.core.internal.contributors.ContributorRegistry.Outcome;
 import dev.branchstate.core.internal.contributors.DerivedResourcesContributor;
 import dev.branchstate.core.internal.service.RestoreOperation.Selected;
 import dev.branchstate.core.internal.store.StateStore;
+import dev.branchstate.core.internal.store.VerifiedFiles;
 
 /**
  * The state service. Saves and restores are serialized per repository; the catalog stays readable meanwhile.
@@ -520,16 +521,24 @@ public final class StateService implements IStateService {
 	}
 
 	/**
-	 * @return the state to copy unchanged entries from once its archive reads back sound: the entries are copied as
-	 *         they are, so a damaged archive would make the new state damaged too. A damaged one is deleted with the
-	 *         reason (a restore would refuse it anyway) and the next candidate is tried.
+	 * @return the state to share unchanged entries with once its archive reads back sound: the entries are shared
+	 *         as they are, so a damaged archive would make the new state damaged too. Its files are read again only
+	 *         when one of them is not recorded as read back sound or written by a save as it is now
+	 *         ({@link VerifiedFiles}): at EDT's scale reading a 3 GB state again at every save would cost more than
+	 *         the save. A damaged one is deleted with the reason (a restore would refuse it anyway) and the next
+	 *         candidate is tried.
 	 */
 	private Optional<StateInfo> soundPreviousState(StateStore store, File dir, String branch) {
 		Optional<StateInfo> candidate = previousState(store, dir, branch);
+		VerifiedFiles verified = store.verifiedFiles();
 		while (candidate.isPresent()) {
 			StateInfo state = candidate.get();
 			try {
-				verify(state, null);
+				List<Path> files = Archives.files(state.archive());
+				if (!verified.containsAll(files)) {
+					verify(state, null);
+					verified.addAll(files);
+				}
 				return candidate;
 			} catch (IOException | RuntimeException damage) {
 				try {
@@ -565,8 +574,9 @@ public final class StateService implements IStateService {
 		}
 		Optional<StateInfo> previous = soundPreviousState(store, dir, branch);
 		if (previous.isPresent()) {
-			// differential save: unchanged files are copied compressed from the previous state's archive
-			options = options.withPrevious(previous.get().archive());
+			// differential save: unchanged files are shared with the previous state's archive (or copied compressed
+			// from it, when its chain is long or mostly replaced entries)
+			options = options.withPrevious(previous.get().archive()).withSharing(true);
 		}
 		MultiStatus problems = new MultiStatus(StateService.class, 0, NLS.bind(Messages.Service_savedPartly, dir,
 				shortId(commit)));
@@ -640,6 +650,8 @@ public final class StateService implements IStateService {
 		} catch (ArchiveCanceledException e) {
 			throw new OperationCanceledException(e.getMessage());
 		}
+		// its own file written from the files themselves, the files it continues read back sound before sharing
+		store.verifiedFiles().addAll(Archives.files(archive));
 		Instant now = Instant.now();
 		List<String> branches = new ArrayList<>();
 		if (branch != null) {

@@ -87,6 +87,11 @@ public final class StateStore {
 		return directory;
 	}
 
+	/** @return the record of the archive files read back sound (see {@link VerifiedFiles}) */
+	public VerifiedFiles verifiedFiles() {
+		return new VerifiedFiles(directory);
+	}
+
 	/** @return the canonical form of a Git directory, as the catalog keys it */
 	public static File canonical(File gitDir) {
 		try {
@@ -211,12 +216,16 @@ public final class StateStore {
 		return update(states -> {
 			Set<Path> known = new HashSet<>();
 			for (StateInfo s : states) {
-				known.add(s.archive().toAbsolutePath().normalize());
+				for (Path file : filesOf(s.archive())) {
+					known.add(file.toAbsolutePath().normalize());
+				}
 			}
 			List<Path> deleted = new ArrayList<>();
 			try (Stream<Path> files = Files.list(directory)) {
 				for (Path file : (Iterable<Path>) files::iterator) {
-					if (file.getFileName().toString().startsWith("." + CATALOG_FILE + ".tmp-") //$NON-NLS-1$ //$NON-NLS-2$
+					String name = file.getFileName().toString();
+					if ((name.startsWith("." + CATALOG_FILE + ".tmp-") //$NON-NLS-1$ //$NON-NLS-2$
+							|| name.startsWith("." + VerifiedFiles.FILE + ".tmp-")) //$NON-NLS-1$ //$NON-NLS-2$
 							&& Files.deleteIfExists(file)) {
 						deleted.add(file);
 					}
@@ -237,8 +246,10 @@ public final class StateStore {
 					deleted.add(file);
 				}
 			}
+			// a continued file (a link beside the archive that shares its entries) is held with its archive's name
 			for (Path file : unnamed) {
-				if (!isTemporary(file) && !Archives.isHeld(file) && Files.deleteIfExists(file)) {
+				if (!isTemporary(file) && !Archives.isHeld(Archives.continuedBy(file).orElse(file))
+						&& Files.deleteIfExists(file)) {
 					deleted.add(file);
 				}
 			}
@@ -250,9 +261,33 @@ public final class StateStore {
 		return file.getFileName().toString().startsWith("."); //$NON-NLS-1$
 	}
 
-	/** @return the total size of the archives in the catalog */
+	/** @return what the archives in the catalog take on disk (files that several share counted once) */
 	public long totalSize() throws IOException {
-		return states().stream().mapToLong(StateInfo::size).sum();
+		return new DiskUse(states()).total();
+	}
+
+	/**
+	 * @return the files of an archive: its own and those it continues when it shares a previous state's entries;
+	 *         only its own when it cannot be read
+	 */
+	static List<Path> filesOf(Path archive) {
+		try {
+			return Archives.files(archive);
+		} catch (IOException e) {
+			return List.of(archive);
+		}
+	}
+
+	/**
+	 * Deletes an archive's files: its own first (no reader then finds an archive whose continued files are gone),
+	 * then its links to the files it continues (their bytes stay while another archive links them).
+	 */
+	private static void deleteArchive(Path archive) throws IOException {
+		List<Path> files = filesOf(archive);
+		Files.deleteIfExists(archive);
+		for (Path file : files) {
+			Files.deleteIfExists(file);
+		}
 	}
 
 	// ---------------------------------------------------------------------------------------------------------
@@ -292,7 +327,7 @@ public final class StateStore {
 				change.states().forEach(s -> kept.add(s.archive()));
 				for (StateInfo s : before) {
 					if (!kept.contains(s.archive())) {
-						Files.deleteIfExists(s.archive());
+						deleteArchive(s.archive());
 					}
 				}
 			}
@@ -303,24 +338,31 @@ public final class StateStore {
 		}
 	}
 
+	/**
+	 * Least recently used first, the states whose removal frees nothing (their files are linked by states that stay)
+	 * are passed over while others can go; then, if the store is still past the budget, any.
+	 */
 	private static List<StateInfo> evict(List<StateInfo> states, long budgetBytes, StateInfo keep) {
 		if (budgetBytes <= 0) {
 			return List.of();
 		}
-		long total = states.stream().mapToLong(StateInfo::size).sum();
+		DiskUse use = new DiskUse(states);
 		List<StateInfo> byAge = new ArrayList<>(states);
 		byAge.sort(Comparator.comparing(StateInfo::lastUsed).thenComparing(StateInfo::created));
 		List<StateInfo> evicted = new ArrayList<>();
-		for (StateInfo s : byAge) {
-			if (total <= budgetBytes) {
-				break;
+		for (boolean evenFreeingNothing : new boolean[] { false, true }) {
+			for (StateInfo s : byAge) {
+				if (use.total() <= budgetBytes) {
+					return evicted;
+				}
+				if (keep != null && s.commitId().equals(keep.commitId())
+						&& canonical(s.gitDir()).equals(canonical(keep.gitDir())) || evicted.contains(s)
+						|| !evenFreeingNothing && use.freedBy(s) == 0) {
+					continue;
+				}
+				evicted.add(s);
+				use.remove(s);
 			}
-			if (keep != null && s.commitId().equals(keep.commitId())
-					&& canonical(s.gitDir()).equals(canonical(keep.gitDir()))) {
-				continue;
-			}
-			evicted.add(s);
-			total -= s.size();
 		}
 		return evicted;
 	}
