@@ -112,8 +112,12 @@ public interface IStateContributor {
 	 * prefix {@code restore} passes to {@code extract} to the folder it passes. Branchstate then finds which of those
 	 * entries differ from the files already in the folders (a stat per file), reads and checks only those before
 	 * anything is written (with every entry of this contributor outside these prefixes), and the extraction writes
-	 * exactly them: the cost of a restore follows the change, not the size of the state. An extraction that was not
-	 * named here still works; its entries are checked with the rest. Empty by default: every entry is checked.
+	 * exactly them: the cost of a restore follows the change, not the size of the state. When every folder named (by
+	 * every contributor of the restore) is empty or absent, their entries are checked as they are written instead
+	 * (the archive is read once): a damaged one then fails {@code extract} with files of it already written, which
+	 * {@code restore} removes as its transactional contract says, leaving the folder empty as it was. An extraction
+	 * that was not named here still works; its entries are checked with the rest. Empty by default: every entry is
+	 * checked.
 	 *
 	 * @return prefix → folder, in the order {@code restore} will extract them
 	 * @throws CoreException when they cannot be told; every entry of the contributor is then checked

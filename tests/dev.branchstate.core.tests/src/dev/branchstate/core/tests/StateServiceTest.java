@@ -243,6 +243,41 @@ class StateServiceTest {
 				.hasMessageContaining("big.class");
 	}
 
+	/**
+	 * Issue 13: a restore into empty output folders (a fresh clone, a cleaned project) reads the archive once, its
+	 * entries checked as they are written; a damaged entry leaves the folders as they were (empty), reported once.
+	 */
+	@ParameterizedTest
+	@ValueSource(booleans = { false, true })
+	void aRestoreIntoEmptyFoldersChecksWhileWritingAndLeavesThemEmptyWhenDamaged(boolean damaged) throws Exception {
+		byte[] big = Fixtures.random(300_000, 31);
+		byte[] small = Fixtures.random(2000, 32);
+		f.output(Map.of("big.class", big, "pkg/small.class", small));
+		StateInfo saved = f.service.save(f.gitDir(), new NullProgressMonitor());
+		try (var files = Files.walk(f.workTree.resolve("bin"))) {
+			for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+				Files.delete(p);
+			}
+		}
+		f.project.refreshLocal(IResource.DEPTH_INFINITE, null);
+		if (damaged) {
+			byte[] archive = Files.readAllBytes(saved.archive());
+			int at = indexOf(archive, java.util.Arrays.copyOfRange(big, 200_000, 200_032));
+			archive[at + 16] ^= 0x40;
+			Files.write(saved.archive(), archive);
+			assertThatThrownBy(() -> f.service.restore(f.gitDir(), saved.commitId(), new NullProgressMonitor()))
+					.isInstanceOf(CoreException.class).hasMessageContaining("big.class");
+			assertThat(f.workTree.resolve("bin")).satisfiesAnyOf(bin -> assertThat(bin).doesNotExist(),
+					bin -> assertThat(bin).isEmptyDirectory());
+			assertThat(f.events(StateEvent.Kind.FAILED)).singleElement();
+		} else {
+			RestoreResult result = f.service.restore(f.gitDir(), saved.commitId(), new NullProgressMonitor());
+			assertThat(result.filesWritten()).isEqualTo(2);
+			assertThat(Files.readAllBytes(f.workTree.resolve("bin/big.class"))).isEqualTo(big);
+			assertThat(Files.readAllBytes(f.workTree.resolve("bin/pkg/small.class"))).isEqualTo(small);
+		}
+	}
+
 	/** @return what the files under the store take on disk, each file (with all its links) once */
 	private static long diskUse(Path store) throws Exception {
 		Map<Object, Long> sizes = new java.util.HashMap<>();

@@ -15,6 +15,7 @@ public final class ExtractOptions {
 	private boolean verifyContent;
 	private boolean mirror;
 	private boolean skipUnsafeLinks;
+	private boolean emptyTargetsCheckedWhileWritten;
 	private int workers = Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), 16));
 	private Executor executor;
 	private int buffers;
@@ -38,6 +39,7 @@ public final class ExtractOptions {
 		o.verifyContent = verifyContent;
 		o.mirror = mirror;
 		o.skipUnsafeLinks = skipUnsafeLinks;
+		o.emptyTargetsCheckedWhileWritten = emptyTargetsCheckedWhileWritten;
 		o.workers = workers;
 		o.executor = executor;
 		o.buffers = buffers;
@@ -159,6 +161,23 @@ public final class ExtractOptions {
 		ExtractOptions o = copy();
 		o.plan = value;
 		return o;
+	}
+
+	/**
+	 * For {@link ArchiveReader#verify(java.util.List, java.util.Collection, ExtractOptions)}: the file entries of a
+	 * plan whose target was empty ({@link ExtractPlan#emptyTarget()}) are not read here. The extraction checks each
+	 * entry before it writes it, so a damaged one ends it leaving in such a target only files it did not hold: the
+	 * caller that removes them on failure gets the target back as it was, having read the archive once instead of
+	 * twice. Default false.
+	 */
+	public ExtractOptions withEmptyTargetsCheckedWhileWritten(boolean value) {
+		ExtractOptions o = copy();
+		o.emptyTargetsCheckedWhileWritten = value;
+		return o;
+	}
+
+	public boolean emptyTargetsCheckedWhileWritten() {
+		return emptyTargetsCheckedWhileWritten;
 	}
 
 	public ExtractPlan plan() {

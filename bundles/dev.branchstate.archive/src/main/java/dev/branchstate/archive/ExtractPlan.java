@@ -16,8 +16,11 @@ import java.util.Set;
  * @param toWrite full names of the file and link entries to write
  * @param identical number of file entries already identical in the target
  * @param bytesToWrite uncompressed size of the entries to write
+ * @param emptyTarget whether the target directory held nothing (or did not exist): every entry is to be written,
+ *            and no stat was needed to find it
  */
-public record ExtractPlan(Path target, String prefix, Set<String> toWrite, long identical, long bytesToWrite) {
+public record ExtractPlan(Path target, String prefix, Set<String> toWrite, long identical, long bytesToWrite,
+		boolean emptyTarget) {
 
 	public ExtractPlan {
 		toWrite = Set.copyOf(toWrite);

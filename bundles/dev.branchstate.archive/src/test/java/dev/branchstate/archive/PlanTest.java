@@ -138,4 +138,35 @@ class PlanTest {
 			}
 		}
 	}
+
+	/**
+	 * Into an empty target a plan needs no stat; verify leaves its entries to the extraction when asked to, which
+	 * checks each one before writing it: a damaged entry ends the extraction, and the caller finds in the target
+	 * only what it did not hold before.
+	 */
+	@Test
+	void intoAnEmptyTargetTheEntriesAreCheckedAsTheyAreWritten() throws Exception {
+		Path zip = archive();
+		TestTrees.damage(zip, large, 150_000);
+		try (ArchiveReader r = Archives.open(zip)) {
+			Path out = Files.createDirectories(tmp.resolve("empty"));
+			ExtractOptions options = ExtractOptions.defaults().withPrefix("p/").withDifferential(true);
+			ExtractPlan plan = r.plan(out, options);
+			assertThat(plan.emptyTarget()).isTrue();
+			assertThat(plan.toWrite()).hasSize(5);
+			assertThat(plan.identical()).isZero();
+
+			r.verify(List.of("p/"), List.of(plan), options.withEmptyTargetsCheckedWhileWritten(true));
+			assertThatThrownBy(() -> r.verify(List.of("p/"), List.of(plan), options))
+					.isInstanceOf(ArchiveException.class).hasMessageContaining("large.bin");
+			assertThatThrownBy(() -> r.extract(out, options.withPlan(plan))).isInstanceOf(ArchiveException.class)
+					.hasMessageContaining("large.bin");
+			assertThat(out.resolve("large.bin")).doesNotExist();
+		}
+		try (ArchiveReader r = Archives.open(zip)) { // (plans read no entry data)
+			Path absent = tmp.resolve("absent");
+			assertThat(r.plan(absent, ExtractOptions.defaults().withPrefix("p/")).emptyTarget()).isTrue();
+			assertThat(r.plan(tmp.resolve("src"), ExtractOptions.defaults().withPrefix("p/")).emptyTarget()).isFalse();
+		}
+	}
 }

@@ -27,6 +27,7 @@ import org.eclipse.core.runtime.SubMonitor;
 import org.eclipse.osgi.util.NLS;
 
 import dev.branchstate.archive.ArchiveCanceledException;
+import dev.branchstate.archive.ArchiveException;
 import dev.branchstate.archive.ArchiveReader;
 import dev.branchstate.archive.ExtractPlan;
 import dev.branchstate.core.IStateContributor;
@@ -69,6 +70,8 @@ final class RestoreOperation {
 	long touched;
 	/** The projects whose derived data was removed by the fail-safe. */
 	private final Set<IProject> discarded = new LinkedHashSet<>();
+	/** Every planned folder was empty: their entries were left to be checked as they are written. */
+	private boolean intoEmptyFolders;
 
 	RestoreOperation(IWorkspace workspace, ContributorRegistry contributors, RestoreJournal journal,
 			ArchiveReader reader, StateInfo state, String currentCommit, Map<IProject, Set<IPath>> changed,
@@ -224,14 +227,20 @@ final class RestoreOperation {
 
 	/**
 	 * Reads to its end every entry of the parts that will be read (not those a plan found identical on disk), which
-	 * checks sizes and CRC-32: a damaged archive is found before anything is written.
+	 * checks sizes and CRC-32: a damaged archive is found before anything is written. When every planned folder is
+	 * empty, the entries planned into them are checked as they are written instead.
 	 */
 	private void check(List<Selected> selected, SubMonitor monitor) throws CoreException {
 		monitor.setTaskName(Messages.Service_verifying);
 		List<String> prefixes = selected.stream().map(s -> s.part().prefix()).distinct().toList();
 		List<ExtractPlan> plans = contexts.stream().flatMap(c -> c.plans().stream()).toList();
+		// a restore into empty folders only (a fresh clone, a cleaned project): their entries are checked as they are
+		// written, and a damaged one makes the contributor remove what it wrote (its transactional contract), which
+		// leaves the folders as empty as they were; the archive is read once instead of twice
+		intoEmptyFolders = !plans.isEmpty() && plans.stream().allMatch(ExtractPlan::emptyTarget);
 		try {
-			reader.verify(prefixes, plans, StateService.extractOptions(monitor).withMaxTotalSize(totalBound()));
+			reader.verify(prefixes, plans, StateService.extractOptions(monitor).withMaxTotalSize(totalBound())
+					.withEmptyTargetsCheckedWhileWritten(intoEmptyFolders));
 		} catch (ArchiveCanceledException e) {
 			throw new OperationCanceledException(e.getMessage());
 		} catch (IOException e) {
@@ -317,12 +326,18 @@ final class RestoreOperation {
 	}
 
 	/** @return whether the part's contributor restored it; a failure is added to the problems */
-	private boolean restore(Selected s, RestoreContext context, SubMonitor step) {
+	private boolean restore(Selected s, RestoreContext context, SubMonitor step) throws CoreException {
 		Outcome<Object> outcome = ContributorRegistry.safely(() -> {
 			s.contributor().restore(context, step);
 			return null;
 		});
 		step.checkCanceled();
+		if (!outcome.ok() && intoEmptyFolders && archiveFailure(outcome.failure()) != null) {
+			// found while writing into the empty folders: the restore fails as a whole, as the check would have made
+			// it (the fail-safe empties the derived folders again, as they were)
+			ArchiveException damage = archiveFailure(outcome.failure());
+			throw new CoreException(Status.error(String.valueOf(damage.getMessage()), damage));
+		}
 		if (!outcome.ok()) {
 			problems.add(ContributorRegistry.statusOf(NLS.bind(Messages.Service_contributorRestoreFailed,
 					s.part().contributorId(), s.project().getName()), outcome.failure()));
@@ -330,6 +345,20 @@ final class RestoreOperation {
 			succeeded++;
 		}
 		return outcome.ok();
+	}
+
+	/** @return the archive's complaint behind a contributor's failure, {@code null} when there is none */
+	private static ArchiveException archiveFailure(Throwable failure) {
+		for (Throwable t = failure; t != null; t = t.getCause()) {
+			if (t instanceof ArchiveException e) {
+				return e;
+			}
+			if (t instanceof CoreException c && c.getStatus().getException() != null
+					&& c.getStatus().getException() != t.getCause()) {
+				return archiveFailure(c.getStatus().getException());
+			}
+		}
+		return null;
 	}
 
 	/**

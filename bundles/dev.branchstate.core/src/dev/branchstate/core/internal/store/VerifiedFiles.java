@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -38,7 +37,7 @@ public final class VerifiedFiles {
 	}
 
 	/** @return whether every one of {@code files} is recorded as it is now */
-	public boolean containsAll(Collection<Path> files) throws IOException {
+	public boolean containsAll(Collection<Path> files) {
 		Map<String, String> recorded = read();
 		java.util.Set<String> stamps = new java.util.HashSet<>(recorded.values());
 		for (Path f : files) {
@@ -50,8 +49,11 @@ public final class VerifiedFiles {
 		return true;
 	}
 
-	/** Records {@code files} as they are now; drops the lines of files that changed or went since. */
-	public void addAll(Collection<Path> files) throws IOException {
+	/**
+	 * Records {@code files} as they are now; drops the lines of files that changed or went since. A record that
+	 * cannot be written (a full disk) is left as it was: it only costs reading the files again.
+	 */
+	public void addAll(Collection<Path> files) {
 		Map<String, String> lines = new LinkedHashMap<>();
 		for (Map.Entry<String, String> e : read().entrySet()) {
 			String now = stamp(store.resolve(e.getKey()));
@@ -68,17 +70,23 @@ public final class VerifiedFiles {
 		StringBuilder text = new StringBuilder();
 		lines.forEach((path, stamp) -> text.append(path).append('\t').append(stamp).append('\n'));
 		Path temp = store.resolve("." + FILE + ".tmp-" + Long.toHexString(ThreadLocalRandom.current().nextLong())); //$NON-NLS-1$ //$NON-NLS-2$
-		Files.writeString(temp, text, StandardCharsets.UTF_8);
-		Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+		try {
+			Files.writeString(temp, text, StandardCharsets.UTF_8);
+			Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+		} catch (IOException e) {
+			try {
+				Files.deleteIfExists(temp);
+			} catch (IOException again) {
+				// the store's clean-up at the next start deletes it
+			}
+		}
 	}
 
-	private Map<String, String> read() throws IOException {
+	private Map<String, String> read() {
 		Map<String, String> lines = new LinkedHashMap<>();
 		List<String> text;
 		try {
 			text = Files.readAllLines(file, StandardCharsets.UTF_8);
-		} catch (NoSuchFileException e) {
-			return lines;
 		} catch (IOException e) {
 			return lines; // unreadable: every file is read again, and the next record replaces it
 		}

@@ -279,14 +279,17 @@ final class Extractor {
 
 	/**
 	 * @return per record index: a file entry that the plans of {@link #verifySkipping} found identical in their
-	 *         targets (under a plan's prefix, and written by none)
+	 *         targets (under a plan's prefix, and written by none), or that goes into an empty target when
+	 *         {@link ExtractOptions#emptyTargetsCheckedWhileWritten()}
 	 */
 	private boolean[] skippedByPlans(EntryRecord[] records) {
 		boolean[] skip = new boolean[records.length];
 		boolean[] written = new boolean[records.length];
 		for (ExtractPlan plan : verifySkipping) {
+			// into an empty target, the extraction's own checks suffice when the caller asks so
+			boolean checkedWhenWritten = plan.emptyTarget() && options.emptyTargetsCheckedWhileWritten();
 			for (int i : reader.indicesUnder(plan.prefix())) {
-				written[i] |= plan.writes(records[i].name);
+				written[i] |= plan.writes(records[i].name) && !checkedWhenWritten;
 				skip[i] = records[i].type == EntryType.FILE && !written[i];
 			}
 		}

@@ -2,6 +2,9 @@ package dev.branchstate.archive.internal;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,6 +57,13 @@ final class Planner {
 			}
 		}
 		AtomicLong identical = new AtomicLong();
+		if (isEmpty(root)) {
+			for (EntryRecord r : files) {
+				toWrite.add(r.name);
+				bytes.addAndGet(r.size);
+			}
+			return new ExtractPlan(root, prefix, toWrite, 0, bytes.get(), true);
+		}
 		AtomicBoolean stop = new AtomicBoolean(); // a slice failed: the others end early
 		AtomicInteger n = new AtomicInteger();
 		ExecutorService own = options.executor() != null ? null
@@ -103,6 +113,16 @@ final class Planner {
 				own.shutdownNow();
 			}
 		}
-		return new ExtractPlan(root, prefix, toWrite, identical.get(), bytes.get());
+		return new ExtractPlan(root, prefix, toWrite, identical.get(), bytes.get(), false);
+	}
+
+	/** @return whether {@code root} is an empty directory or does not exist (a link or a file is not empty) */
+	private static boolean isEmpty(Path root) throws IOException {
+		if (!Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS)) {
+			return !Files.exists(root, LinkOption.NOFOLLOW_LINKS);
+		}
+		try (DirectoryStream<Path> children = Files.newDirectoryStream(root)) {
+			return !children.iterator().hasNext();
+		}
 	}
 }
