@@ -32,7 +32,7 @@ final class DiskIdentity {
 		if (!a.isRegularFile() || a.size() != r.size) {
 			return false;
 		}
-		if (!verifyContent && ZipFormat.sameTime(a.lastModifiedTime(), r.mtime)) {
+		if (!verifyContent && ZipFormat.sameTime(a.lastModifiedTime(), r.mtime())) {
 			return true;
 		}
 		CRC32 crc = new CRC32();

@@ -9,10 +9,14 @@ import dev.branchstate.archive.EntryType;
 final class EntryRecord {
 
 	final String name;
-	final byte[] nameBytes;
+	/** Length of the name in UTF-8 (the name's length when it is ASCII). */
+	final int nameLength;
+	/** The name in UTF-8 when it is not ASCII; {@code null} for ASCII names (most), encoded again when needed. */
+	private final byte[] nonAsciiName;
 	final EntryType type;
 	final int mode;
-	final FileTime mtime;
+	/** The modification time in 100 ns units since 1601 (NTFS time: the precision the archive keeps). */
+	final long mtimeNtfs;
 	int method;
 	int crc;
 	long size;
@@ -32,10 +36,20 @@ final class EntryRecord {
 
 	EntryRecord(String name, byte[] nameBytes, EntryType type, int mode, FileTime mtime) {
 		this.name = name;
-		this.nameBytes = nameBytes;
+		this.nameLength = nameBytes.length;
+		this.nonAsciiName = nameBytes.length == name.length() ? null : nameBytes;
 		this.type = type;
 		this.mode = mode;
-		this.mtime = mtime;
+		this.mtimeNtfs = ZipFormat.toNtfs(mtime);
+	}
+
+	/** @return the name in UTF-8 (for ASCII names a new copy: the index keeps only the string) */
+	byte[] nameBytes() {
+		return nonAsciiName != null ? nonAsciiName : name.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+	}
+
+	FileTime mtime() {
+		return ZipFormat.fromNtfs(mtimeNtfs);
 	}
 
 	boolean chunked() {
@@ -43,7 +57,7 @@ final class EntryRecord {
 	}
 
 	ArchiveEntry toEntry() {
-		return new ArchiveEntry(name, type, size, csize, crc, mode, mtime, method,
+		return new ArchiveEntry(name, type, size, csize, crc, mode, mtime(), method,
 				chunkCsize != null ? chunkCsize.length : chunks);
 	}
 }

@@ -247,7 +247,7 @@ final class Extractor {
 				String rel = r.name.substring(prefix.length());
 				Path p = root.resolve(rel);
 				Files.getFileAttributeView(p, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
-						.setTimes(r.mtime, r.mtime, null);
+						.setTimes(r.mtime(), r.mtime(), null);
 			}
 			List<String> removed = options.mirror() ? mirror(selected, prefix) : List.of();
 			return new ExtractResult(new ArrayList<>(written), skipped.get(), removed, bytesWritten.get());
@@ -476,7 +476,7 @@ final class Extractor {
 		long spanEnd = 0;
 		for (EntryRecord r : smallFiles) {
 			checkCanceled();
-			long end = r.localOffset + ZipFormat.LOC_LEN + r.nameBytes.length + LOCAL_EXTRA_GUESS + r.csize;
+			long end = r.localOffset + ZipFormat.LOC_LEN + r.nameLength + LOCAL_EXTRA_GUESS + r.csize;
 			if (!cur.isEmpty() && (cur.size() >= MAX_BATCH || end - spanStart > limit || r.localOffset > spanEnd + (1 << 16))) {
 				submitBatch(cur);
 				cur = new ArrayList<>();
@@ -537,7 +537,7 @@ final class Extractor {
 		long needed = 0;
 		for (int i = first; i <= last; i++) {
 			EntryRecord r = recs[i];
-			long e = r.localOffset + ZipFormat.LOC_LEN + r.nameBytes.length + LOCAL_EXTRA_GUESS + r.csize;
+			long e = r.localOffset + ZipFormat.LOC_LEN + r.nameLength + LOCAL_EXTRA_GUESS + r.csize;
 			end = Math.max(end, e);
 			if (!skip[i]) {
 				needed += e - r.localOffset;
@@ -574,7 +574,7 @@ final class Extractor {
 			if (dataIndex < 0 && len == 0) {
 				// sparse batch: read this entry alone into the slot (header with a guessed extra length first)
 				int n = (int) Math.min(reader.centralDirectoryOffset() - r.localOffset,
-						ZipFormat.LOC_LEN + r.nameBytes.length + LOCAL_EXTRA_GUESS + r.csize);
+						ZipFormat.LOC_LEN + r.nameLength + LOCAL_EXTRA_GUESS + r.csize);
 				buf = packed.clear().limit(n);
 				bufStart = r.localOffset;
 				reader.readFully(buf, r.localOffset, r);
@@ -669,8 +669,8 @@ final class Extractor {
 
 	/** Sets mtime (and atime to the same value: with both given the JDK needs no extra stat). */
 	private static void setTimes(Path file, EntryRecord r) throws IOException {
-		Files.getFileAttributeView(file, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).setTimes(r.mtime,
-				r.mtime, null);
+		Files.getFileAttributeView(file, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).setTimes(r.mtime(),
+				r.mtime(), null);
 	}
 
 	/** Differential identity ({@link DiskIdentity}), looked up here only when no plan said what to write. */

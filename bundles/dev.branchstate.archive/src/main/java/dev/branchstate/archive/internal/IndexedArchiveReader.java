@@ -47,8 +47,8 @@ public final class IndexedArchiveReader implements ArchiveReader {
 	private final Path path;
 	private volatile ArchiveBytes channel;
 	private final EntryRecord[] records;
-	private final Map<String, EntryRecord> byName;
-	private final List<ArchiveEntry> entries;
+	/** The entries as the API gives them, made on the first call of {@link #entries()} (a restore needs none). */
+	private volatile List<ArchiveEntry> entries;
 	private final long centralDirectoryOffset;
 	/** Whether the central directory was checked against the CRC-32 its writer recorded (ours since it records one). */
 	private final boolean centralDirectoryChecked;
@@ -62,19 +62,14 @@ public final class IndexedArchiveReader implements ArchiveReader {
 		this.records = records;
 		this.centralDirectoryOffset = cdOffset;
 		this.centralDirectoryChecked = centralDirectoryChecked;
-		this.byName = HashMap.newHashMap(records.length);
-		List<ArchiveEntry> list = new ArrayList<>(records.length);
 		int buf = DEFAULT_BUFFER;
 		for (EntryRecord r : records) {
-			byName.put(r.name, r);
-			list.add(r.toEntry());
 			if (r.chunked()) {
 				if (r.chunkSize <= MAX_BUFFER) {
 					buf = Math.max(buf, r.chunkSize);
 				}
 			}
 		}
-		this.entries = Collections.unmodifiableList(list);
 		this.bufferSize = buf;
 		// region of each entry = up to the next local header: lets a differential save copy runs verbatim
 		EntryRecord[] byOffset = records.clone();
@@ -82,7 +77,7 @@ public final class IndexedArchiveReader implements ArchiveReader {
 		for (int i = 0; i < byOffset.length; i++) {
 			EntryRecord r = byOffset[i];
 			long end = i + 1 < byOffset.length ? byOffset[i + 1].localOffset : cdOffset;
-			long min = ZipFormat.LOC_LEN + r.nameBytes.length + r.csize;
+			long min = ZipFormat.LOC_LEN + r.nameLength + r.csize;
 			long len = end - r.localOffset;
 			r.regionEnd = len >= min && len <= min + 0xffff + 24 ? end : -1;
 		}
@@ -169,7 +164,7 @@ public final class IndexedArchiveReader implements ArchiveReader {
 	long liveBytes() {
 		long live = 0;
 		for (EntryRecord r : records) {
-			live += ZipFormat.LOC_LEN + r.nameBytes.length + r.csize;
+			live += ZipFormat.LOC_LEN + r.nameLength + r.csize;
 		}
 		return live;
 	}
@@ -186,7 +181,10 @@ public final class IndexedArchiveReader implements ArchiveReader {
 		return records;
 	}
 
-	/** Central-directory indices sorted by name, made on first use: the names under a prefix are one range of it. */
+	/**
+	 * Central-directory indices sorted by name, made on first use: the names under a prefix are one range of it,
+	 * and a name is found by a binary search (4 bytes an entry, where a hash map would take ten times that).
+	 */
 	private volatile int[] nameOrder;
 
 	/**
@@ -200,16 +198,7 @@ public final class IndexedArchiveReader implements ArchiveReader {
 			return all;
 		}
 		int[] order = nameOrder();
-		int lo = 0;
-		int hi = order.length;
-		while (lo < hi) { // the first name >= prefix: every name that starts with it follows, together
-			int mid = (lo + hi) >>> 1;
-			if (records[order[mid]].name.compareTo(prefix) < 0) {
-				lo = mid + 1;
-			} else {
-				hi = mid;
-			}
-		}
+		int lo = firstAtLeast(order, prefix); // every name that starts with the prefix follows, together
 		int end = lo;
 		while (end < order.length && records[order[end]].name.startsWith(prefix)) {
 			end++;
@@ -232,13 +221,35 @@ public final class IndexedArchiveReader implements ArchiveReader {
 		return order;
 	}
 
+	/** @return the position in {@code order} of the first name that is not less than {@code name} */
+	private int firstAtLeast(int[] order, String name) {
+		int lo = 0;
+		int hi = order.length;
+		while (lo < hi) {
+			int mid = (lo + hi) >>> 1;
+			if (records[order[mid]].name.compareTo(name) < 0) {
+				lo = mid + 1;
+			} else {
+				hi = mid;
+			}
+		}
+		return lo;
+	}
+
 	EntryRecord record(String name) {
-		return byName.get(name);
+		int[] order = nameOrder();
+		int at = firstAtLeast(order, name);
+		return at < order.length && records[order[at]].name.equals(name) ? records[order[at]] : null;
 	}
 
 	@Override
 	public List<ArchiveEntry> entries() {
-		return entries;
+		List<ArchiveEntry> list = entries;
+		if (list == null) {
+			list = Arrays.stream(records).map(EntryRecord::toEntry).toList();
+			entries = list;
+		}
+		return list;
 	}
 
 	@Override
@@ -246,14 +257,14 @@ public final class IndexedArchiveReader implements ArchiveReader {
 		int[] under = indicesUnder(prefix);
 		List<ArchiveEntry> l = new ArrayList<>(under.length);
 		for (int i : under) {
-			l.add(entries.get(i));
+			l.add(records[i].toEntry());
 		}
 		return l;
 	}
 
 	@Override
 	public Optional<ArchiveEntry> entry(String name) {
-		EntryRecord r = byName.get(name);
+		EntryRecord r = record(name);
 		return r == null ? Optional.empty() : Optional.of(r.toEntry());
 	}
 
@@ -263,7 +274,7 @@ public final class IndexedArchiveReader implements ArchiveReader {
 	 */
 	long dataOffset(EntryRecord r) throws IOException {
 		long data = dataOffset(r,
-				readHeader(r, ZipFormat.LOC_LEN + r.nameBytes.length + ZipFormat.LOCAL_ZIP64_EXTRA_LEN), 0);
+				readHeader(r, ZipFormat.LOC_LEN + r.nameLength + ZipFormat.LOCAL_ZIP64_EXTRA_LEN), 0);
 		if (data < 0) { // a longer extra field (another writer's)
 			data = dataOffset(r, readHeader(r, ZipFormat.LOC_LEN + 2 * 0xffff), 0);
 		}
@@ -297,7 +308,7 @@ public final class IndexedArchiveReader implements ArchiveReader {
 		}
 		int n = Short.toUnsignedInt(b.getShort(at + 26));
 		int e = Short.toUnsignedInt(b.getShort(at + 28));
-		if (n != r.nameBytes.length) {
+		if (n != r.nameLength) {
 			throw new ArchiveException("local header name length differs from central directory", path, r.name,
 					r.localOffset);
 		}
@@ -335,7 +346,7 @@ public final class IndexedArchiveReader implements ArchiveReader {
 
 	@Override
 	public InputStream openStream(String name) throws IOException {
-		EntryRecord r = byName.get(name);
+		EntryRecord r = record(name);
 		if (r == null) {
 			throw new ArchiveException("no such entry", path, name, -1);
 		}
@@ -344,7 +355,7 @@ public final class IndexedArchiveReader implements ArchiveReader {
 
 	@Override
 	public byte[] readAllBytes(String name, int maxSize) throws IOException {
-		EntryRecord r = byName.get(name);
+		EntryRecord r = record(name);
 		if (r == null) {
 			throw new ArchiveException("no such entry", path, name, -1);
 		}

@@ -20,8 +20,9 @@ final class LocalHeaders {
 	 * @return what differs from the record ("name", "flags", …), {@code null} when the header says what it says
 	 */
 	static String difference(EntryRecord r, ByteBuffer b, int at, int n, int e) {
+		byte[] name = r.nameBytes();
 		for (int i = 0; i < n; i++) {
-			if (b.get(at + ZipFormat.LOC_LEN + i) != r.nameBytes[i]) {
+			if (b.get(at + ZipFormat.LOC_LEN + i) != name[i]) {
 				return "name"; //$NON-NLS-1$
 			}
 		}

@@ -504,7 +504,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	private static final int MAX_BATCH = 512;
 
 	private void addToBatch(EntryRecord r, Path source, long size) throws IOException {
-		long packed = Zstd.compressBound(size) + ZipFormat.LOC_LEN + r.nameBytes.length;
+		long packed = Zstd.compressBound(size) + ZipFormat.LOC_LEN + r.nameLength;
 		if (!batchRecords.isEmpty() && (batchRecords.size() >= MAX_BATCH || batchRaw + size > chunkSize
 				|| batchPacked + packed > packedCapacity())) {
 			flushBatch();
@@ -605,7 +605,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	private boolean submitCopy(EntryRecord r, long size) throws IOException {
 		EntryRecord p = previous.record(r.name);
 		if (p == null || p.type != EntryType.FILE || p.size != size || p.mode != r.mode
-				|| !ZipFormat.sameTime(p.mtime, r.mtime)
+				|| p.mtimeNtfs != r.mtimeNtfs
 				|| (p.method != ArchiveEntry.METHOD_STORED && p.method != ArchiveEntry.METHOD_ZSTD)) {
 			return false;
 		}

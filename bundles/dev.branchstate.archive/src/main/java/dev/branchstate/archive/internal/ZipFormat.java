@@ -129,7 +129,7 @@ final class ZipFormat {
 	 * extra carries both sizes ({@link #LOCAL_ZIP64_EXTRA_LEN} bytes). Returns the header length.
 	 */
 	static int putLocalHeader(ByteBuffer b, int at, EntryRecord r, boolean zip64) {
-		long dos = dosDateTime(r.mtime);
+		long dos = dosDateTime(r.mtime());
 		b.putInt(at, LOC_SIG);
 		b.putShort(at + 4, (short) versionNeeded(r.method, zip64));
 		b.putShort(at + 6, (short) FLAG_UTF8);
@@ -138,21 +138,21 @@ final class ZipFormat {
 		b.putInt(at + 14, r.crc);
 		b.putInt(at + 18, zip64 ? -1 : (int) r.csize);
 		b.putInt(at + 22, zip64 ? -1 : (int) r.size);
-		b.putShort(at + 26, (short) r.nameBytes.length);
+		b.putShort(at + 26, (short) r.nameLength);
 		b.putShort(at + 28, (short) (zip64 ? LOCAL_ZIP64_EXTRA_LEN : 0));
-		b.put(at + LOC_LEN, r.nameBytes);
+		b.put(at + LOC_LEN, r.nameBytes());
 		if (zip64) {
-			int e = at + LOC_LEN + r.nameBytes.length;
+			int e = at + LOC_LEN + r.nameLength;
 			b.putShort(e, (short) EXTRA_ZIP64);
 			b.putShort(e + 2, (short) 16);
 			b.putLong(e + 4, r.size);
 			b.putLong(e + 12, r.csize);
 		}
-		return LOC_LEN + r.nameBytes.length + (zip64 ? LOCAL_ZIP64_EXTRA_LEN : 0);
+		return LOC_LEN + r.nameLength + (zip64 ? LOCAL_ZIP64_EXTRA_LEN : 0);
 	}
 
 	static int localHeaderLength(EntryRecord r, boolean zip64) {
-		return LOC_LEN + r.nameBytes.length + (zip64 ? LOCAL_ZIP64_EXTRA_LEN : 0);
+		return LOC_LEN + r.nameLength + (zip64 ? LOCAL_ZIP64_EXTRA_LEN : 0);
 	}
 
 	/** Appends one central directory record. */
@@ -163,9 +163,9 @@ final class ZipFormat {
 		int zip64Len = (bigSize ? 8 : 0) + (bigCsize ? 8 : 0) + (bigOffset ? 8 : 0);
 		int extraLen = (zip64Len > 0 ? 4 + zip64Len : 0) + 36 + 9
 				+ (r.chunked() ? 4 + 10 + 8 * r.chunkCsize.length : 0);
-		ByteBuffer b = out.reserve(CEN_LEN + r.nameBytes.length + extraLen);
+		ByteBuffer b = out.reserve(CEN_LEN + r.nameLength + extraLen);
 		int p = b.position();
-		long dos = dosDateTime(r.mtime);
+		long dos = dosDateTime(r.mtime());
 		b.putInt(p, CEN_SIG);
 		b.putShort(p + 4, (short) ((3 << 8) | 63));
 		b.putShort(p + 6, (short) versionNeeded(r.method, zip64Len > 0));
@@ -175,15 +175,15 @@ final class ZipFormat {
 		b.putInt(p + 16, r.crc);
 		b.putInt(p + 20, bigCsize ? -1 : (int) r.csize);
 		b.putInt(p + 24, bigSize ? -1 : (int) r.size);
-		b.putShort(p + 28, (short) r.nameBytes.length);
+		b.putShort(p + 28, (short) r.nameLength);
 		b.putShort(p + 30, (short) extraLen);
 		b.putShort(p + 32, (short) 0);
 		b.putShort(p + 34, (short) 0);
 		b.putShort(p + 36, (short) 0);
 		b.putInt(p + 38, (unixMode(r) << 16) | (r.type == EntryType.DIRECTORY ? 0x10 : 0));
 		b.putInt(p + 42, bigOffset ? -1 : (int) r.localOffset);
-		b.put(p + CEN_LEN, r.nameBytes);
-		int e = p + CEN_LEN + r.nameBytes.length;
+		b.put(p + CEN_LEN, r.nameBytes());
+		int e = p + CEN_LEN + r.nameLength;
 		if (zip64Len > 0) {
 			b.putShort(e, (short) EXTRA_ZIP64);
 			b.putShort(e + 2, (short) zip64Len);
@@ -201,7 +201,7 @@ final class ZipFormat {
 				e += 8;
 			}
 		}
-		long ntfs = toNtfs(r.mtime);
+		long ntfs = toNtfs(r.mtime());
 		b.putShort(e, (short) EXTRA_NTFS);
 		b.putShort(e + 2, (short) 32);
 		b.putInt(e + 4, 0);
@@ -214,7 +214,7 @@ final class ZipFormat {
 		b.putShort(e, (short) EXTRA_UT);
 		b.putShort(e + 2, (short) 5);
 		b.put(e + 4, (byte) 1);
-		b.putInt(e + 5, (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, r.mtime.to(TimeUnit.SECONDS))));
+		b.putInt(e + 5, (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, r.mtime().to(TimeUnit.SECONDS))));
 		e += 9;
 		if (r.chunked()) {
 			b.putShort(e, (short) EXTRA_FRAMES);
