@@ -42,6 +42,8 @@ public final class ArchiveBytes extends FileChannel {
 	private final FileChannel[] channels;
 	/** Position of each channel's first byte in the archive's bytes; {@code starts[channels.length]} = size. */
 	private final long[] starts;
+	/** For the relative reads of {@link FileChannel} (the engine reads by position). */
+	private long position;
 
 	private ArchiveBytes(Path path, List<Path> files, FileChannel[] channels, long[] starts) {
 		this.path = path;
@@ -271,13 +273,6 @@ public final class ArchiveBytes extends FileChannel {
 	public long size() throws IOException {
 		return starts[channels.length];
 	}
-
-	/** @return the size of the archive's own file: what writing it added to the files it continues */
-	long ownSize() throws IOException {
-		return channels[channels.length - 1].size();
-	}
-
-	private long position;
 
 	@Override
 	public int read(ByteBuffer dst) throws IOException {
