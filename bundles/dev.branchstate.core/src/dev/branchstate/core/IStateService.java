@@ -78,6 +78,14 @@ public interface IStateService {
 	List<StateInfo> allStates();
 
 	/**
+	 * @return what the stored states take on disk: a state that shares another one's entries links its files, which
+	 *         count once (so this is less than the sum of the states' sizes)
+	 */
+	default long diskUsage() {
+		return allStates().stream().mapToLong(StateInfo::size).sum();
+	}
+
+	/**
 	 * Asks the remote state store which commits of the repository it has a state of that this IDE could use (same
 	 * repository identity and compatibility key). Bounded by the store's request timeout; runs in the calling thread.
 	 *

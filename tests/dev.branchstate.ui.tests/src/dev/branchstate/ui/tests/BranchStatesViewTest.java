@@ -145,6 +145,8 @@ class BranchStatesViewTest {
 				Formats.ratio(main.uncompressedSize(), mainSize));
 		assertThat(mainCells.get(mainCells.size() - 1)).as("contributors column").matches("derived v\\d+, markers v\\d+");
 		assertThat(cellTexts(view, releaseCommit)).contains("release/1.0", Formats.size(Files.size(release.archive())));
+		// on disk each file once: feature-x's state shares release/1.0's unchanged entries by linking its archive, whose
+		// bytes its size counts too
 		long onDisk = Files.size(main.archive()) + Files.size(feature.archive()) + Files.size(release.archive());
 		assertThat(view.bannerText()).isEqualTo("3 states of 1 repositories, " + Formats.size(onDisk) + " on disk");
 

@@ -303,6 +303,15 @@ public final class StateService implements IStateService {
 	}
 
 	@Override
+	public long diskUsage() {
+		try {
+			return store().totalSize();
+		} catch (IOException | CoreException e) {
+			return IStateService.super.diskUsage();
+		}
+	}
+
+	@Override
 	public Set<String> remoteStates(File gitDir, IProgressMonitor monitor) throws CoreException {
 		File dir = StateStore.canonical(gitDir);
 		try {

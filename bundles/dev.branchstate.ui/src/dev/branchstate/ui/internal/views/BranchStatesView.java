@@ -101,7 +101,8 @@ public final class BranchStatesView extends ViewPart {
 			Optional<IStateService> service = StateServices.get();
 			try {
 				List<RepositoryNode> nodes = service.isPresent() ? StatesModel.load(service.get(), monitor) : null;
-				asyncExec(() -> setInput(nodes));
+				long disk = service.isPresent() ? service.get().diskUsage() : 0;
+				asyncExec(() -> setInput(nodes, disk));
 				return Status.OK_STATUS;
 			} catch (OperationCanceledException e) {
 				return Status.CANCEL_STATUS;
@@ -120,6 +121,8 @@ public final class BranchStatesView extends ViewPart {
 	private TreeViewer viewer;
 	private Font bold;
 	private List<RepositoryNode> input = List.of();
+	/** What the states take on disk (shared files once), read with them. */
+	private long diskUsage;
 	private boolean serviceMissing;
 	private StateEvent lastEvent;
 	private Instant lastEventTime;
@@ -199,12 +202,13 @@ public final class BranchStatesView extends ViewPart {
 		loader.schedule(50);
 	}
 
-	private void setInput(List<RepositoryNode> nodes) {
+	private void setInput(List<RepositoryNode> nodes, long disk) {
 		if (viewer == null || viewer.getControl().isDisposed()) {
 			return;
 		}
 		serviceMissing = nodes == null;
 		input = nodes == null ? List.of() : nodes;
+		diskUsage = disk;
 		Object[] expanded = viewer.getExpandedElements();
 		viewer.getTree().setRedraw(false);
 		try {
@@ -263,10 +267,9 @@ public final class BranchStatesView extends ViewPart {
 			banner.setText(Messages.View_noRepositories);
 		} else {
 			long count = input.stream().mapToLong(n -> n.states().size()).sum();
-			long bytes = input.stream().flatMap(n -> n.states().stream()).mapToLong(r -> r.state().size()).sum();
 			banner.setImage(null);
 			banner.setText(NLS.bind(Messages.View_summary,
-					new Object[] { Formats.count(count), Formats.count(input.size()), Formats.size(bytes) }));
+					new Object[] { Formats.count(count), Formats.count(input.size()), Formats.size(diskUsage) }));
 		}
 		banner.getParent().layout(true);
 	}
