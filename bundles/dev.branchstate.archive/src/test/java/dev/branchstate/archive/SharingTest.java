@@ -38,6 +38,20 @@ class SharingTest {
 		TestTrees.assertSameTree(expected, tmp.resolve(out));
 	}
 
+	/** A tree packed as a.zip, then with file {@code changed} changed packed as b.zip sharing a.zip's entries. */
+	private record Pair(Path src, Path a, Path b) {
+	}
+
+	private Pair pair(int files, int bigSize, int changed) throws Exception {
+		Path src = TestTrees.sample(tmp.resolve("src"), files, bigSize);
+		Path a = tmp.resolve("a.zip");
+		pack(src, a, null);
+		change(src, changed);
+		Path b = tmp.resolve("b.zip");
+		pack(src, b, a);
+		return new Pair(src, a, b);
+	}
+
 	private static void change(Path src, int i) throws Exception {
 		Files.write(src.resolve("src/pkg/F" + i + ".java"), TestTrees.noise(30_000, i * 31L));
 	}
@@ -72,12 +86,10 @@ class SharingTest {
 
 	@Test
 	void theBytesJoinedIntoOneFileAreTheSameArchive() throws Exception {
-		Path src = TestTrees.sample(tmp.resolve("src"), 20, 600_000);
-		Path a = tmp.resolve("a.zip");
-		pack(src, a, null);
-		change(src, 3);
-		Path b = tmp.resolve("b.zip");
-		pack(src, b, a);
+		Pair pair = pair(20, 600_000, 3);
+		Path src = pair.src();
+		Path a = pair.a();
+		Path b = pair.b();
 		Path joined = tmp.resolve("joined.zip");
 		try (var in = Archives.openBytes(b); OutputStream out = Files.newOutputStream(joined)) {
 			in.transferTo(0, in.size(), java.nio.channels.Channels.newChannel(out));
@@ -95,12 +107,10 @@ class SharingTest {
 
 	@Test
 	void aMissingOrReplacedContinuedFileIsRefusedByName() throws Exception {
-		Path src = TestTrees.sample(tmp.resolve("src"), 10, 300_000);
-		Path a = tmp.resolve("a.zip");
-		pack(src, a, null);
-		change(src, 2);
-		Path b = tmp.resolve("b.zip");
-		pack(src, b, a);
+		Pair pair = pair(10, 300_000, 2);
+		Path src = pair.src();
+		Path a = pair.a();
+		Path b = pair.b();
 		Path link = tmp.resolve("b.zip.1");
 
 		// another archive in the link's place
