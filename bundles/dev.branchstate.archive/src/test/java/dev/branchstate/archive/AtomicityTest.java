@@ -124,6 +124,41 @@ class AtomicityTest {
 	}
 
 	@Test
+	void noWorkerThreadOutlivesACanceledWriteOrExtraction() throws Exception {
+		Path src = TestTrees.sample(tmp.resolve("src"), 100, 2_000_000);
+		Path zip = tmp.resolve("s.zip");
+		try (ArchiveWriter w = Archives.newWriter(zip, WriteOptions.defaults().withChunkSize(64 << 10))) {
+			w.addTree(src, "", TreeFilter.ALL);
+			w.commit();
+		}
+		AtomicInteger polls = new AtomicInteger();
+		try (ArchiveWriter w = Archives.newWriter(tmp.resolve("t.zip"), WriteOptions.defaults()
+				.withChunkSize(64 << 10).withCancel(() -> polls.incrementAndGet() > 50))) {
+			assertThatThrownBy(() -> {
+				w.addTree(src, "", TreeFilter.ALL);
+				w.commit();
+			}).isInstanceOf(ArchiveCanceledException.class);
+		}
+		polls.set(0);
+		try (ArchiveReader r = Archives.open(zip)) {
+			assertThatThrownBy(() -> r.extract(tmp.resolve("out"),
+					ExtractOptions.defaults().withCancel(() -> polls.incrementAndGet() > 60)))
+					.isInstanceOf(ArchiveCanceledException.class);
+		}
+		// the engine's own pools are shut down at the end of the run: their idle threads end soon after
+		long deadline = System.nanoTime() + 10_000_000_000L;
+		while (!engineThreads().isEmpty() && System.nanoTime() < deadline) {
+			Thread.sleep(20);
+		}
+		assertThat(engineThreads()).isEmpty();
+	}
+
+	private static java.util.List<String> engineThreads() {
+		return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
+				.filter(n -> n.startsWith("branchstate-")).toList();
+	}
+
+	@Test
 	void interruptedReadCancelsButLeavesTheReaderUsable() throws Exception {
 		Path src = TestTrees.sample(tmp.resolve("src"), 10, 300_000);
 		Path zip = tmp.resolve("s.zip");

@@ -27,15 +27,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.CRC32;
 
 import com.github.luben.zstd.Zstd;
@@ -80,21 +74,14 @@ final class Extractor {
 	private final ArchiveProgress progress;
 	private final int bufferSize;
 	private final int packedCapacity;
-	private final Semaphore slotPermits;
-	private final ConcurrentLinkedQueue<Slot2> freeSlots = new ConcurrentLinkedQueue<>();
-	private final Map<Thread, ZstdDecompressCtx> contexts = new ConcurrentHashMap<>();
+	private final Buffers<ReadSlot> slots;
 	private final Set<String> knownDirs = ConcurrentHashMap.newKeySet();
 	private final ConcurrentLinkedQueue<String> written = new ConcurrentLinkedQueue<>();
 	private final AtomicLong skipped = new AtomicLong();
 	private final AtomicLong bytesWritten = new AtomicLong();
-	private final AtomicReference<Throwable> failure = new AtomicReference<>();
-	private final AtomicInteger active = new AtomicInteger();
-	private final Semaphore tasksDone = new Semaphore(0);
-	private long taskCount;
+	private WorkerPool<ZstdDecompressCtx> workers;
 	private final List<EntryRecord> smallFiles = new ArrayList<>();
 	private int prefixLength;
-	private ExecutorService ownPool;
-	private Executor executor;
 	/** verify mode: the name prefixes of the entries to check; {@code null} when extracting */
 	private final List<String> verifyPrefixes;
 	/** verify mode: plans whose entries already identical in their targets are not checked (never read) */
@@ -128,11 +115,11 @@ final class Extractor {
 		this.progress = options.progress() != null ? options.progress() : new ArchiveProgress();
 		this.bufferSize = reader.bufferSize();
 		this.packedCapacity = (int) Math.min(Integer.MAX_VALUE - 16, Zstd.compressBound(bufferSize) + 2 * 0xffff + 64);
-		this.slotPermits = new Semaphore(options.buffers());
+		this.slots = new Buffers<>(options.buffers(), ReadSlot::new);
 	}
 
 	/** Buffers of the reader: compressed bytes including the local header, and uncompressed data. */
-	private final class Slot2 {
+	private final class ReadSlot {
 		final ByteBuffer packed = ZipFormat.le(ByteBuffer.allocateDirect(packedCapacity));
 		final ByteBuffer raw = ByteBuffer.allocateDirect(bufferSize);
 	}
@@ -189,17 +176,9 @@ final class Extractor {
 		if (!verifying()) {
 			Files.createDirectories(root);
 		}
-		if (options.executor() != null) {
-			executor = options.executor();
-		} else {
-			AtomicInteger n = new AtomicInteger();
-			ownPool = Executors.newFixedThreadPool(options.workers(), r -> {
-				Thread t = new Thread(r, "branchstate-archive-reader-" + n.incrementAndGet());
-				t.setDaemon(true);
-				return t;
-			});
-			executor = ownPool;
-		}
+		workers = new WorkerPool<>(archive, verifying() ? "verification" : "extraction", options.executor(),
+				options.workers(), () -> progress.isCanceled() || options.cancel().getAsBoolean(),
+				ZstdDecompressCtx::new, this::wrap);
 		List<EntryRecord> links = new ArrayList<>();
 		List<EntryRecord> dirs = new ArrayList<>();
 		try {
@@ -234,7 +213,7 @@ final class Extractor {
 				}
 			}
 			submitBatches();
-			awaitTasks();
+			workers.awaitTasks();
 			for (EntryRecord r : links) {
 				checkCanceled();
 				try {
@@ -252,9 +231,9 @@ final class Extractor {
 			List<String> removed = options.mirror() ? mirror(selected, prefix) : List.of();
 			return new ExtractResult(new ArrayList<>(written), skipped.get(), removed, bytesWritten.get());
 		} catch (IOException | RuntimeException | Error e) {
-			Throwable first = failure.get();
-			failure.compareAndSet(null, e);
-			awaitQuietly();
+			Throwable first = workers.failure();
+			workers.fail(e);
+			workers.awaitTasksQuietly();
 			Throwable t = wrap(first != null ? first : e, null);
 			if (t instanceof IOException io) {
 				throw io;
@@ -264,7 +243,8 @@ final class Extractor {
 			}
 			throw new ArchiveException("extraction failed: " + t, archive, null, -1, t);
 		} finally {
-			release();
+			workers.close();
+			slots.clear();
 		}
 	}
 
@@ -303,32 +283,15 @@ final class Extractor {
 	}
 
 	private void checkCanceled() throws IOException {
-		Throwable f = failure.get();
-		if (f != null) {
-			throw f instanceof IOException io ? io
-					: new ArchiveException("extraction failed: " + f, archive, null, -1, f);
-		}
-		if (progress.isCanceled() || options.cancel().getAsBoolean() || Thread.currentThread().isInterrupted()) {
-			throw new ArchiveCanceledException("extraction canceled: " + archive);
-		}
+		workers.checkCanceled();
 	}
 
-	private Slot2 takeSlot() throws IOException {
-		try {
-			while (!slotPermits.tryAcquire(20, TimeUnit.MILLISECONDS)) {
-				checkCanceled();
-			}
-		} catch (InterruptedException e) {
-			Thread.currentThread().interrupt();
-			throw new ArchiveCanceledException("extraction interrupted: " + archive);
-		}
-		Slot2 s = freeSlots.poll();
-		return s != null ? s : new Slot2();
+	private ReadSlot takeSlot() throws IOException {
+		return slots.take(workers);
 	}
 
-	private void giveBack(Slot2 s) {
-		freeSlots.add(s);
-		slotPermits.release();
+	private void giveBack(ReadSlot s) {
+		slots.giveBack(s);
 	}
 
 	private void submitFile(EntryRecord r, String rel) throws IOException {
@@ -337,7 +300,7 @@ final class Extractor {
 		} else if (r.size <= bufferSize && r.csize <= packedCapacity - 2 * 0xffff - 64) {
 			smallFiles.add(r);
 		} else {
-			Slot2 slot = takeSlot();
+			ReadSlot slot = takeSlot();
 			submit(r, skip -> {
 				try {
 					if (!skip) {
@@ -350,95 +313,16 @@ final class Extractor {
 		}
 	}
 
-	private void submit(EntryRecord r, IoTask task) {
-		taskCount++;
-		try {
-			executor.execute(() -> {
-				active.incrementAndGet();
-				try {
-					// a task always runs, in skip mode after a failure or cancel, so that it releases its slot
-					// and a chunked entry's last task deletes the temporary file
-					boolean skip = failure.get() != null;
-					if (!skip && (progress.isCanceled() || options.cancel().getAsBoolean())) {
-						failure.compareAndSet(null, new ArchiveCanceledException("extraction canceled: " + archive));
-						skip = true;
-					}
-					task.run(skip);
-				} catch (Throwable t) {
-					failure.compareAndSet(null, wrap(t, r));
-				} finally {
-					active.decrementAndGet();
-					tasksDone.release();
-				}
-			});
-		} catch (RuntimeException e) {
-			failure.compareAndSet(null, new ArchiveException("executor rejected a task", archive, r.name, -1, e));
-			tasksDone.release();
-		}
-	}
-
-
-	@FunctionalInterface
-	private interface IoTask {
-		void run(boolean skip) throws IOException;
-	}
-
-
-	private void awaitTasks() throws IOException {
-		long need = taskCount;
-		try {
-			while (need > 0) {
-				int n = (int) Math.min(need, Integer.MAX_VALUE);
-				if (tasksDone.tryAcquire(n, 20, TimeUnit.MILLISECONDS)) {
-					need -= n;
-				} else {
-					need -= tasksDone.drainPermits();
-					checkCanceled();
-				}
-			}
-		} catch (InterruptedException e) {
-			Thread.currentThread().interrupt();
-			throw new ArchiveCanceledException("extraction interrupted: " + archive);
-		}
-		taskCount = 0;
-		checkCanceled();
-	}
-
-	private void awaitQuietly() {
-		long need = taskCount;
-		boolean interrupted = Thread.interrupted();
-		while (need > 0) {
-			try {
-				int n = (int) Math.min(need, Integer.MAX_VALUE);
-				if (tasksDone.tryAcquire(n, 20, TimeUnit.MILLISECONDS)) {
-					need -= n;
-				} else {
-					need -= tasksDone.drainPermits();
-				}
-			} catch (InterruptedException e) {
-				interrupted = true;
-			}
-		}
-		taskCount = 0;
-		if (interrupted) {
-			Thread.currentThread().interrupt();
-		}
-	}
-
-	private void release() {
-		Workers.awaitIdle(active);
-		if (ownPool != null) {
-			ownPool.shutdown();
-		}
-		for (ZstdDecompressCtx c : contexts.values()) {
-			c.close();
-		}
-		contexts.clear();
-		freeSlots.clear();
+	/**
+	 * Runs {@code task} on a worker. A task always runs, in skip mode after a failure or cancel, so that it gives back
+	 * its buffers and a chunked entry's last task deletes the temporary file.
+	 */
+	private void submit(EntryRecord r, WorkerPool.Task task) {
+		workers.execute(r, task);
 	}
 
 	private ZstdDecompressCtx context() {
-		return contexts.computeIfAbsent(Thread.currentThread(), t -> new ZstdDecompressCtx());
+		return workers.context();
 	}
 
 	// ---------------------------------------------------------------- workers
@@ -495,7 +379,7 @@ final class Extractor {
 	}
 
 	private void submitBatch(List<EntryRecord> batch) throws IOException {
-		Slot2 slot = takeSlot();
+		ReadSlot slot = takeSlot();
 		EntryRecord[] recs = batch.toArray(new EntryRecord[0]);
 		submit(recs[0], skip -> {
 			try {
@@ -512,7 +396,7 @@ final class Extractor {
 		return r.name.substring(prefixLength);
 	}
 
-	private void extractBatch(EntryRecord[] recs, Slot2 slot) throws IOException {
+	private void extractBatch(EntryRecord[] recs, ReadSlot slot) throws IOException {
 		boolean[] skip = new boolean[recs.length];
 		int first = -1;
 		int last = -1;
@@ -557,7 +441,7 @@ final class Extractor {
 			if (skip[i]) {
 				continue;
 			}
-			if (progress.isCanceled() || options.cancel().getAsBoolean() || failure.get() != null) {
+			if (workers.stopping()) {
 				throw new ArchiveCanceledException("extraction canceled: " + archive);
 			}
 			EntryRecord r = recs[i];
@@ -681,7 +565,7 @@ final class Extractor {
 	private void submitChunked(EntryRecord r, String rel) throws IOException {
 		Path file = verifying() ? null : root.resolve(rel);
 		if (checkIdentity) {
-			Slot2 s = takeSlot();
+			ReadSlot s = takeSlot();
 			try {
 				if (identical(file, r, s.raw)) {
 					skipped.incrementAndGet();
@@ -707,7 +591,7 @@ final class Extractor {
 			int index = i;
 			long at = off;
 			off += Integer.toUnsignedLong(r.chunkCsize[i]);
-			Slot2 slot;
+			ReadSlot slot;
 			try {
 				slot = takeSlot();
 			} catch (IOException e) {
@@ -735,7 +619,7 @@ final class Extractor {
 		}
 	}
 
-	private void extractChunk(LargeOut lo, int i, long at, Slot2 slot) throws IOException {
+	private void extractChunk(LargeOut lo, int i, long at, ReadSlot slot) throws IOException {
 		EntryRecord r = lo.record;
 		int csize = r.chunkCsize[i];
 		long len = Math.min(r.chunkSize, r.size - (long) i * r.chunkSize);
@@ -833,7 +717,7 @@ final class Extractor {
 				int n;
 				while ((n = in.read(buf)) >= 0) {
 					progress.bytesDone(n);
-					if (failure.get() != null || progress.isCanceled() || options.cancel().getAsBoolean()) {
+					if (workers.stopping()) {
 						throw new ArchiveCanceledException("verification canceled: " + archive);
 					}
 				}
@@ -864,7 +748,7 @@ final class Extractor {
 					ch.write(bb);
 				}
 				progress.bytesDone(n);
-				if (failure.get() != null || progress.isCanceled() || options.cancel().getAsBoolean()) {
+				if (workers.stopping()) {
 					throw new ArchiveCanceledException("extraction canceled: " + archive);
 				}
 			}

@@ -23,15 +23,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.CRC32;
 
 import com.github.luben.zstd.Zstd;
@@ -64,12 +58,9 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	private final WriteOptions options;
 	private final ArchiveProgress progress;
 	private final FileChannel out;
-	private final ExecutorService ownPool;
-	private final Executor executor;
+	private final WorkerPool<ZstdCompressCtx> workers;
 	private final int chunkSize;
-	private final Semaphore slotPermits;
-	private final ConcurrentLinkedQueue<Slot> freeSlots = new ConcurrentLinkedQueue<>();
-	private final Map<Thread, ZstdCompressCtx> contexts = new ConcurrentHashMap<>();
+	private final Buffers<Slot> slots;
 	/** Sources of chunked files still being read; closed by their last chunk, or by release() after an abort. */
 	private final Set<FileChannel> openSources = ConcurrentHashMap.newKeySet();
 	private final IndexedArchiveReader previous;
@@ -79,9 +70,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	private final long base;
 	private final List<EntryRecord> records = new ArrayList<>();
 	private final Set<String> names = new HashSet<>();
-	private final AtomicReference<Throwable> failure = new AtomicReference<>();
 	private final Semaphore unitsDone = new Semaphore(0);
-	private final AtomicInteger active = new AtomicInteger();
 	private final AtomicLong copied = new AtomicLong();
 	private final Object sequencer = new Object();
 	private final Map<Long, Unit> ready = new HashMap<>();
@@ -127,19 +116,11 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		this.links = linked;
 		this.base = baseSize;
 		this.filePosition = base;
-		this.slotPermits = new Semaphore(options.buffers());
-		if (options.executor() != null) {
-			this.ownPool = null;
-			this.executor = options.executor();
-		} else {
-			AtomicInteger n = new AtomicInteger();
-			this.ownPool = Executors.newFixedThreadPool(options.workers(), r -> {
-				Thread t = new Thread(r, "branchstate-archive-writer-" + n.incrementAndGet());
-				t.setDaemon(true);
-				return t;
-			});
-			this.executor = ownPool;
-		}
+		this.slots = new Buffers<>(options.buffers(), () -> new Slot(chunkSize));
+		this.workers = new WorkerPool<>(this.target, "archive write", options.executor(), options.workers(),
+				() -> progress.isCanceled() || options.cancel().getAsBoolean(), this::newContext,
+				(t, r) -> t instanceof IOException || t instanceof Error ? t
+						: new ArchiveException("writing failed: " + t, target, r.name, -1, t));
 	}
 
 	/** The most files a written archive continues: the write after one that continues as many copies instead. */
@@ -261,7 +242,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		try {
 			EntryRecord r = newRecord(name, EntryType.FILE, mode, lastModified);
 			if (data.length <= chunkSize) {
-				Slot slot = takeSlot(r.name);
+				Slot slot = takeSlot();
 				slot.raw.clear().put(data).flip();
 				bytesIn += data.length;
 				progress.planned(0, data.length);
@@ -340,7 +321,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		}
 		finished = true;
 		aborted = true;
-		failure.compareAndSet(null, new ArchiveCanceledException("archive write aborted: " + target));
+		workers.fail(new ArchiveCanceledException("archive write aborted: " + target));
 		try {
 			out.close();
 		} catch (IOException e) {
@@ -361,20 +342,12 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	}
 
 	private void release() {
-		aborted = true;
-		Workers.awaitIdle(active);
-		if (ownPool != null) {
-			ownPool.shutdown();
-		}
-		for (ZstdCompressCtx c : contexts.values()) {
-			c.close();
-		}
-		contexts.clear();
+		workers.close();
 		for (FileChannel c : openSources) {
 			closeQuietly(c);
 		}
 		openSources.clear();
-		freeSlots.clear();
+		slots.clear();
 		if (previous != null) {
 			previous.close();
 		}
@@ -389,10 +362,10 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	}
 
 	private IOException fail(Throwable e) {
-		if (e instanceof IllegalArgumentException iae && failure.get() == null) {
+		if (e instanceof IllegalArgumentException iae && workers.failure() == null) {
 			throw iae; // API misuse detected before any state changed: the writer stays usable
 		}
-		Throwable first = failure.get();
+		Throwable first = workers.failure();
 		abort();
 		Throwable t = first != null ? first : e;
 		if (t instanceof IOException io) {
@@ -405,13 +378,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	}
 
 	private void checkCanceled() throws IOException {
-		Throwable f = failure.get();
-		if (f != null) {
-			throw f instanceof IOException io ? io : new ArchiveException("writing failed: " + f, target, null, -1, f);
-		}
-		if (progress.isCanceled() || options.cancel().getAsBoolean() || Thread.currentThread().isInterrupted()) {
-			throw new ArchiveCanceledException("archive write canceled: " + target);
-		}
+		workers.checkCanceled();
 	}
 
 	private EntryRecord newRecord(String name, EntryType type, int mode, FileTime mtime) throws IOException {
@@ -444,7 +411,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 				byte[] link = Files.readSymbolicLink(source).toString().getBytes(StandardCharsets.UTF_8);
 				progress.planned(0, link.length);
 				bytesIn += link.length;
-				Slot slot = takeSlot(r.name);
+				Slot slot = takeSlot();
 				slot.raw.clear().put(link).flip();
 				submitSmall(r, slot, null, link.length);
 			} else if (attrs.isRegularFile()) {
@@ -469,25 +436,12 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		}
 	}
 
-	private Slot takeSlot(String entry) throws IOException {
-		try {
-			while (!slotPermits.tryAcquire(20, TimeUnit.MILLISECONDS)) {
-				checkCanceled();
-			}
-		} catch (InterruptedException e) {
-			Thread.currentThread().interrupt();
-			throw new ArchiveCanceledException("archive write interrupted: " + target);
-		}
-		checkCanceled();
-		Slot s = freeSlots.poll();
-		return s != null ? s : new Slot(chunkSize);
+	private Slot takeSlot() throws IOException {
+		return slots.take(workers);
 	}
 
 	private void giveBack(Slot slot) {
-		if (slot != null) {
-			freeSlots.add(slot);
-			slotPermits.release();
-		}
+		slots.giveBack(slot);
 	}
 
 	private void submitDirectory(EntryRecord r) throws IOException {
@@ -530,7 +484,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		batchRaw = 0;
 		batchPacked = 0;
 		Unit u = new Unit(unitCount++, recs[0]);
-		u.slot = takeSlot(recs[0].name);
+		u.slot = takeSlot();
 		u.kind = Unit.BATCH;
 		u.batch = recs;
 		u.batchOffsets = new int[recs.length];
@@ -638,7 +592,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			return true;
 		}
 		Unit u = new Unit(unitCount++, r);
-		u.slot = takeSlot(r.name);
+		u.slot = takeSlot();
 		u.kind = Unit.COPY;
 		boolean zip64 = r.size >= ZipFormat.MAX32 || r.csize >= ZipFormat.MAX32;
 		u.length = ZipFormat.localHeaderLength(r, zip64) + r.csize;
@@ -677,7 +631,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		u.length = runEnd - runStart;
 		runNew.clear();
 		runOld.clear();
-		u.slot = takeSlot(recs[0].name);
+		u.slot = takeSlot();
 		run(u, () -> deposit(u));
 	}
 
@@ -700,7 +654,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			int len = (int) Math.min(chunk, size - off);
 			Slot slot;
 			try {
-				slot = takeSlot(r.name);
+				slot = takeSlot();
 			} catch (IOException e) {
 				closeQuietly(src);
 				throw e;
@@ -713,7 +667,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	}
 
 	private void submitStream(EntryRecord r, ReadableByteChannel in) throws IOException {
-		Slot slot = takeSlot(r.name);
+		Slot slot = takeSlot();
 		int len = fill(slot.raw.clear(), in);
 		slot.raw.flip();
 		if (len < chunkSize || endOfStream(in)) {
@@ -734,7 +688,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			total += len;
 			progress.planned(0, len);
 			submitChunk(large, i++, slot, -1, len);
-			slot = takeSlot(r.name);
+			slot = takeSlot();
 			len = fill(slot.raw.clear(), in);
 			slot.raw.flip();
 			if (len == 0) {
@@ -816,50 +770,23 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		}
 	}
 
+	/** Waits until every unit is written (in order, by whichever worker placed it). */
 	private void awaitUnits() throws IOException {
-		long need = unitCount;
-		try {
-			while (need > 0) {
-				int n = (int) Math.min(need, Integer.MAX_VALUE);
-				if (unitsDone.tryAcquire(n, 20, TimeUnit.MILLISECONDS)) {
-					need -= n;
-				} else {
-					int avail = unitsDone.drainPermits();
-					need -= avail;
-					checkCanceled();
-				}
-			}
-		} catch (InterruptedException e) {
-			Thread.currentThread().interrupt();
-			throw new ArchiveCanceledException("archive write interrupted: " + target);
-		}
-		checkCanceled();
+		workers.await(unitsDone, unitCount);
 	}
 
 	// ---------------------------------------------------------------- workers
 
+	/**
+	 * Runs {@code task}, which makes unit {@code u}, on a worker; after a failure or cancel it does not run (the
+	 * unit's buffers go with the run).
+	 */
 	private void run(Unit u, IoTask task) {
-		try {
-			executor.execute(() -> {
-				active.incrementAndGet();
-				try {
-					if (aborted || failure.get() != null) {
-						return;
-					}
-					if (progress.isCanceled() || options.cancel().getAsBoolean()) {
-						throw new ArchiveCanceledException("archive write canceled: " + target);
-					}
-					task.run();
-				} catch (Throwable t) {
-					failure.compareAndSet(null, t instanceof IOException || t instanceof Error ? t
-							: new ArchiveException("writing failed: " + t, target, u.record.name, -1, t));
-				} finally {
-					active.decrementAndGet();
-				}
-			});
-		} catch (RuntimeException e) {
-			failure.compareAndSet(null, new ArchiveException("executor rejected a task: " + e, target, u.record.name, -1, e));
-		}
+		workers.execute(u.record, skip -> {
+			if (!skip) {
+				task.run();
+			}
+		});
 	}
 
 	@FunctionalInterface
@@ -867,14 +794,16 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		void run() throws IOException;
 	}
 
+	private ZstdCompressCtx newContext() {
+		ZstdCompressCtx c = new ZstdCompressCtx();
+		c.setLevel(options.level());
+		c.setChecksum(false);
+		c.setContentSize(true);
+		return c;
+	}
+
 	private ZstdCompressCtx context() {
-		return contexts.computeIfAbsent(Thread.currentThread(), t -> {
-			ZstdCompressCtx c = new ZstdCompressCtx();
-			c.setLevel(options.level());
-			c.setChecksum(false);
-			c.setContentSize(true);
-			return c;
-		});
+		return workers.context();
 	}
 
 	private void compressSmall(Unit u, Path source, long expected) throws IOException {
