@@ -5,29 +5,12 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryNotEmptyException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileVisitResult;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.OpenOption;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributeView;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32;
@@ -56,27 +39,18 @@ import dev.branchstate.archive.ExtractResult;
  */
 final class Extractor {
 
-	private static final Set<OpenOption> CREATE_NEW = Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
-			LinkOption.NOFOLLOW_LINKS);
-	/**
-	 * An existing file is overwritten in place and then cut to the entry's size, not truncated first: truncating
-	 * (like unlinking or renaming over it) frees its blocks, which on ext4 mounted with {@code discard} costs about a
-	 * millisecond per file against a few microseconds (releng/bench/archive/RewriteBench.java).
-	 */
-	private static final Set<OpenOption> REWRITE = Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-			LinkOption.NOFOLLOW_LINKS);
 	private static final int MAX_LINK = 4096;
 
 	private final IndexedArchiveReader reader;
 	private final Path archive;
 	private final Path root;
+	/** where the extraction writes; {@code null} in verify mode */
+	private final TargetTree tree;
 	private final ExtractOptions options;
 	private final ArchiveProgress progress;
 	private final int bufferSize;
 	private final int packedCapacity;
 	private final Buffers<ReadSlot> slots;
-	private final Set<String> knownDirs = ConcurrentHashMap.newKeySet();
-	private final ConcurrentLinkedQueue<String> written = new ConcurrentLinkedQueue<>();
 	private final AtomicLong skipped = new AtomicLong();
 	private final AtomicLong bytesWritten = new AtomicLong();
 	private WorkerPool<ZstdDecompressCtx> workers;
@@ -108,6 +82,7 @@ final class Extractor {
 		this.reader = reader;
 		this.archive = reader.path();
 		this.root = root;
+		this.tree = root == null ? null : new TargetTree(root);
 		this.verifyPrefixes = verifyPrefixes;
 		this.verifySkipping = verifySkipping;
 		this.options = options;
@@ -174,7 +149,7 @@ final class Extractor {
 		}
 		progress.planned(selected.size(), total);
 		if (!verifying()) {
-			Files.createDirectories(root);
+			tree.create();
 		}
 		workers = new WorkerPool<>(archive, verifying() ? "verification" : "extraction", options.executor(),
 				options.workers(), () -> progress.isCanceled() || options.cancel().getAsBoolean(),
@@ -188,7 +163,7 @@ final class Extractor {
 				try {
 					switch (r.type) {
 						case DIRECTORY -> {
-							ensureDir(rel.substring(0, rel.length() - 1));
+							tree.makeFolder(rel.substring(0, rel.length() - 1));
 							dirs.add(r);
 							progress.entryDone(0);
 						}
@@ -223,13 +198,11 @@ final class Extractor {
 				}
 			}
 			for (EntryRecord r : dirs) {
-				String rel = r.name.substring(prefix.length());
-				Path p = root.resolve(rel);
-				Files.getFileAttributeView(p, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
-						.setTimes(r.mtime(), r.mtime(), null);
+				tree.setTimes(r.name.substring(prefix.length()), r.mtime());
 			}
 			List<String> removed = options.mirror() ? mirror(selected, prefix) : List.of();
-			return new ExtractResult(new ArrayList<>(written), skipped.get(), removed, bytesWritten.get());
+			return new ExtractResult(verifying() ? List.of() : tree.written(), skipped.get(), removed,
+					bytesWritten.get());
 		} catch (IOException | RuntimeException | Error e) {
 			Throwable first = workers.failure();
 			workers.fail(e);
@@ -402,7 +375,7 @@ final class Extractor {
 		int last = -1;
 		for (int i = 0; i < recs.length; i++) {
 			EntryRecord r = recs[i];
-			if (checkIdentity && identical(root.resolve(rel(r)), r, slot.raw)) {
+			if (checkIdentity && identical(tree.resolve(rel(r)), r, slot.raw)) {
 				skip[i] = true;
 				skipped.incrementAndGet();
 				progress.entryDone(r.size);
@@ -512,49 +485,9 @@ final class Extractor {
 			progress.entryDone(r.size);
 			return;
 		}
-		ensureParent(rel);
-		writeFile(root.resolve(rel), out, r);
-		written.add(rel);
+		tree.writeFile(rel, out, r);
 		bytesWritten.addAndGet(r.size);
 		progress.entryDone(r.size);
-	}
-
-	private void writeFile(Path file, ByteBuffer data, EntryRecord r) throws IOException {
-		FileChannel ch;
-		boolean existed = false;
-		try {
-			ch = FileChannel.open(file, CREATE_NEW, Modes.attribute(r.mode));
-		} catch (FileAlreadyExistsException e) {
-			existed = true;
-			ch = openExisting(file, r);
-		}
-		try (FileChannel c = ch) {
-			while (data.hasRemaining()) {
-				c.write(data);
-			}
-			if (existed) {
-				c.truncate(r.size);
-			}
-		}
-		if (existed) {
-			Files.setPosixFilePermissions(file, Modes.toSet(r.mode));
-		}
-		setTimes(file, r);
-	}
-
-	private FileChannel openExisting(Path file, EntryRecord r) throws IOException {
-		BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-		if (!a.isRegularFile()) {
-			deleteTree(file);
-			return FileChannel.open(file, CREATE_NEW, Modes.attribute(r.mode));
-		}
-		return FileChannel.open(file, REWRITE);
-	}
-
-	/** Sets mtime (and atime to the same value: with both given the JDK needs no extra stat). */
-	private static void setTimes(Path file, EntryRecord r) throws IOException {
-		Files.getFileAttributeView(file, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).setTimes(r.mtime(),
-				r.mtime(), null);
 	}
 
 	/** Differential identity ({@link DiskIdentity}), looked up here only when no plan said what to write. */
@@ -563,11 +496,10 @@ final class Extractor {
 	}
 
 	private void submitChunked(EntryRecord r, String rel) throws IOException {
-		Path file = verifying() ? null : root.resolve(rel);
 		if (checkIdentity) {
 			ReadSlot s = takeSlot();
 			try {
-				if (identical(file, r, s.raw)) {
+				if (identical(tree.resolve(rel), r, s.raw)) {
 					skipped.incrementAndGet();
 					progress.entryDone(r.size);
 					return;
@@ -577,15 +509,9 @@ final class Extractor {
 			}
 		}
 		long data = reader.dataOffset(r);
-		Path tmp = null;
-		FileChannel ch = null;
-		if (!verifying()) {
-			ensureParent(rel);
-			tmp = tempFor(file);
-			ch = FileChannel.open(tmp, CREATE_NEW, Modes.attribute(r.mode));
-		}
+		TargetTree.Temporary tmp = verifying() ? null : tree.newTemporary(rel, r);
 		int n = r.chunkCsize.length;
-		LargeOut lo = new LargeOut(r, rel, file, tmp, ch, n);
+		LargeOut lo = new LargeOut(r, rel, tmp, n);
 		long off = data;
 		for (int i = 0; i < n; i++) {
 			int index = i;
@@ -645,8 +571,8 @@ final class Extractor {
 			throw bad("CRC-32 mismatch in frame " + i, r, at);
 		}
 		long pos = (long) i * r.chunkSize;
-		while (lo.channel != null && raw.hasRemaining()) {
-			pos += lo.channel.write(raw, pos);
+		while (lo.tmp != null && raw.hasRemaining()) {
+			pos += lo.tmp.channel().write(raw, pos);
 		}
 		progress.bytesDone(got);
 	}
@@ -654,18 +580,15 @@ final class Extractor {
 	private final class LargeOut {
 		final EntryRecord record;
 		final String rel;
-		final Path file;
-		final Path tmp;
-		final FileChannel channel;
+		/** {@code null} in verify mode */
+		final TargetTree.Temporary tmp;
 		final AtomicInteger remaining;
 		volatile boolean failed;
 
-		LargeOut(EntryRecord record, String rel, Path file, Path tmp, FileChannel channel, int n) {
+		LargeOut(EntryRecord record, String rel, TargetTree.Temporary tmp, int n) {
 			this.record = record;
 			this.rel = rel;
-			this.file = file;
 			this.tmp = tmp;
-			this.channel = channel;
 			this.remaining = new AtomicInteger(n);
 		}
 
@@ -673,40 +596,24 @@ final class Extractor {
 			if (remaining.decrementAndGet() != 0) {
 				return;
 			}
-			if (channel == null) { // verify mode
+			if (tmp == null) { // verify mode
 				progress.entryDone(0);
 				return;
 			}
+			if (failed) {
+				TargetTree.discard(tmp);
+				return;
+			}
 			try {
-				channel.close();
-				if (failed) {
-					Files.deleteIfExists(tmp);
-					return;
-				}
-				// frame CRCs were verified one by one and combine to the entry CRC (checked when the index was read)
-				finish(tmp, file, record);
-				written.add(rel);
-				bytesWritten.addAndGet(record.size);
-				progress.entryDone(0);
+				tmp.channel().close();
 			} catch (IOException | RuntimeException e) {
-				Files.deleteIfExists(tmp);
+				TargetTree.discard(tmp);
 				throw e;
 			}
-		}
-	}
-
-	private Path tempFor(Path file) {
-		return file.resolveSibling(".bs-" + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp");
-	}
-
-	private void finish(Path tmp, Path file, EntryRecord r) throws IOException {
-		setTimes(tmp, r);
-		try {
-			Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-		} catch (IOException e) {
-			// a directory (or something else that rename cannot replace) is in the way
-			deleteTree(file);
-			Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+			// frame CRCs were verified one by one and combine to the entry CRC (checked when the index was read)
+			tree.moveIntoPlace(tmp, rel, record);
+			bytesWritten.addAndGet(record.size);
+			progress.entryDone(0);
 		}
 	}
 
@@ -725,20 +632,17 @@ final class Extractor {
 			progress.entryDone(0);
 			return;
 		}
-		Path file = root.resolve(rel);
 		if (checkIdentity) {
 			ByteBuffer buf = ByteBuffer.allocate(1 << 16);
-			if (identical(file, r, buf)) {
+			if (identical(tree.resolve(rel), r, buf)) {
 				skipped.incrementAndGet();
 				progress.entryDone(r.size);
 				return;
 			}
 		}
-		ensureParent(rel);
-		Path tmp = tempFor(file);
+		TargetTree.Temporary tmp = tree.newTemporary(rel, r);
 		boolean ok = false;
-		try (InputStream in = new EntryInputStream(reader, r, reader.dataOffset(r));
-				FileChannel ch = FileChannel.open(tmp, CREATE_NEW, Modes.attribute(r.mode))) {
+		try (InputStream in = new EntryInputStream(reader, r, reader.dataOffset(r)); FileChannel ch = tmp.channel()) {
 			byte[] buf = new byte[1 << 16];
 			ByteBuffer bb = ByteBuffer.wrap(buf);
 			int n;
@@ -755,55 +659,15 @@ final class Extractor {
 			ok = true;
 		} finally {
 			if (!ok) {
-				Files.deleteIfExists(tmp);
+				TargetTree.discard(tmp);
 			}
 		}
-		try {
-			finish(tmp, file, r);
-		} catch (IOException e) {
-			Files.deleteIfExists(tmp);
-			throw e;
-		}
-		written.add(rel);
+		tree.moveIntoPlace(tmp, rel, r);
 		bytesWritten.addAndGet(r.size);
 		progress.entryDone(0);
 	}
 
 	// ---------------------------------------------------------------- directories, links, mirror
-
-	private void ensureParent(String rel) throws IOException {
-		int slash = rel.lastIndexOf('/');
-		if (slash > 0) {
-			ensureDir(rel.substring(0, slash));
-		}
-	}
-
-	/** Makes {@code rel} (no trailing slash) a real directory below the root, replacing a file or link there. */
-	private void ensureDir(String rel) throws IOException {
-		if (rel.isEmpty() || knownDirs.contains(rel)) {
-			return;
-		}
-		ensureParent(rel);
-		Path dir = root.resolve(rel);
-		try {
-			Files.createDirectory(dir);
-			written.add(rel + "/");
-		} catch (FileAlreadyExistsException e) {
-			BasicFileAttributes a = Files.readAttributes(dir, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-			if (!a.isDirectory()) {
-				deleteTree(dir);
-				try {
-					Files.createDirectory(dir);
-					written.add(rel + "/");
-				} catch (FileAlreadyExistsException again) {
-					if (!Files.readAttributes(dir, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isDirectory()) {
-						throw again;
-					}
-				}
-			}
-		}
-		knownDirs.add(rel);
-	}
 
 	private void createLink(EntryRecord r, String rel) throws IOException {
 		byte[] bytes = reader.readAllBytes(r.name, MAX_LINK);
@@ -811,10 +675,8 @@ final class Extractor {
 		if (target.isEmpty() || target.indexOf('\0') >= 0) {
 			throw bad("invalid symbolic link target", r, r.localOffset);
 		}
-		Path link = root.resolve(rel);
-		Path linkTarget = link.getFileSystem().getPath(target);
-		Path resolved = link.getParent().resolve(linkTarget).normalize();
-		if (linkTarget.isAbsolute() || !resolved.startsWith(root)) {
+		Path linkTarget = root.getFileSystem().getPath(target);
+		if (!tree.contains(rel, linkTarget)) {
 			if (options.skipUnsafeLinks()) {
 				skipped.incrementAndGet();
 				progress.entryDone(0);
@@ -822,23 +684,9 @@ final class Extractor {
 			}
 			throw bad("symbolic link points outside the target directory: " + target, r, r.localOffset);
 		}
-		ensureParent(rel);
-		BasicFileAttributes a = null;
-		try {
-			a = Files.readAttributes(link, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-		} catch (NoSuchFileException e) {
-			// absent
+		if (!tree.link(rel, linkTarget)) {
+			skipped.incrementAndGet(); // the same link was there
 		}
-		if (a != null) {
-			if (a.isSymbolicLink() && Files.readSymbolicLink(link).equals(linkTarget)) {
-				skipped.incrementAndGet();
-				progress.entryDone(0);
-				return;
-			}
-			deleteTree(link);
-		}
-		Files.createSymbolicLink(link, linkTarget);
-		written.add(rel);
 		progress.entryDone(0);
 	}
 
@@ -864,61 +712,6 @@ final class Extractor {
 				slash = rel.lastIndexOf('/', slash - 1);
 			}
 		}
-		List<String> removed = new ArrayList<>();
-		if (Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS)) {
-			mirror(root, "", expected, removed);
-		}
-		return removed;
+		return tree.mirror(expected);
 	}
-
-	private void mirror(Path dir, String rel, Map<String, Boolean> expected, List<String> removed)
-			throws IOException {
-		List<Path> children = new ArrayList<>();
-		try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
-			stream.forEach(children::add);
-		}
-		for (Path child : children) {
-			String childRel = rel.isEmpty() ? child.getFileName().toString() : rel + '/' + child.getFileName();
-			Boolean folder = expected.get(childRel);
-			if (folder == null) {
-				boolean isFolder = Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS);
-				deleteTree(child);
-				removed.add(isFolder ? childRel + "/" : childRel);
-			} else if (folder.booleanValue() && Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS)) {
-				mirror(child, childRel, expected, removed);
-			}
-		}
-	}
-
-	/** Deletes a file, link or directory tree without following links. */
-	static void deleteTree(Path p) throws IOException {
-		BasicFileAttributes a;
-		try {
-			a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-		} catch (NoSuchFileException e) {
-			return;
-		}
-		if (!a.isDirectory()) {
-			Files.deleteIfExists(p);
-			return;
-		}
-		Files.walkFileTree(p, new SimpleFileVisitor<Path>() {
-			@Override
-			public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-				Files.deleteIfExists(file);
-				return FileVisitResult.CONTINUE;
-			}
-
-			@Override
-			public FileVisitResult postVisitDirectory(Path dir, IOException exc) throws IOException {
-				try {
-					Files.deleteIfExists(dir);
-				} catch (DirectoryNotEmptyException e) {
-					throw e;
-				}
-				return FileVisitResult.CONTINUE;
-			}
-		});
-	}
-
 }

@@ -1,0 +1,134 @@
+package dev.branchstate.archive.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.Map;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.branchstate.archive.EntryType;
+
+/** The writes of an extraction into a target that holds things in the way: never written through a link. */
+class TargetTreeTest {
+
+	@TempDir
+	Path tmp;
+	private Path root;
+	private Path outside;
+	private TargetTree tree;
+
+	@BeforeEach
+	void setUp() throws Exception {
+		root = tmp.resolve("root");
+		outside = Files.createDirectories(tmp.resolve("outside"));
+		Files.writeString(outside.resolve("secret"), "keep");
+		tree = new TargetTree(root);
+		tree.create();
+	}
+
+	private static EntryRecord file(String name, int size) {
+		EntryRecord r = new EntryRecord(name, name.getBytes(StandardCharsets.UTF_8), EntryType.FILE, 0644, FileTime.fromMillis(1_600_000_000_000L));
+		r.size = size;
+		return r;
+	}
+
+	private static ByteBuffer bytes(String s) {
+		return ByteBuffer.wrap(s.getBytes(StandardCharsets.UTF_8));
+	}
+
+	@Test
+	void aLinkWhereAFolderGoesIsReplacedNotFollowed() throws Exception {
+		Files.createSymbolicLink(root.resolve("bin"), outside);
+
+		tree.writeFile("bin/secret", bytes("new"), file("bin/secret", 3));
+
+		assertThat(Files.isSymbolicLink(root.resolve("bin"))).isFalse();
+		assertThat(Files.readString(root.resolve("bin/secret"))).isEqualTo("new");
+		assertThat(Files.readString(outside.resolve("secret"))).isEqualTo("keep");
+		assertThat(tree.written()).containsExactlyInAnyOrder("bin/", "bin/secret");
+	}
+
+	@Test
+	void aLinkWhereAFileGoesIsReplacedNotWrittenThrough() throws Exception {
+		Files.createSymbolicLink(root.resolve("A.class"), outside.resolve("secret"));
+
+		tree.writeFile("A.class", bytes("class"), file("A.class", 5));
+
+		assertThat(Files.isSymbolicLink(root.resolve("A.class"))).isFalse();
+		assertThat(Files.readString(root.resolve("A.class"))).isEqualTo("class");
+		assertThat(Files.readString(outside.resolve("secret"))).isEqualTo("keep");
+	}
+
+	@Test
+	void anExistingLongerFileIsCutToTheEntryAndGetsItsTime() throws Exception {
+		Files.writeString(root.resolve("A.class"), "a much longer old content");
+		EntryRecord r = file("A.class", 3);
+
+		tree.writeFile("A.class", bytes("new"), r);
+
+		assertThat(Files.readString(root.resolve("A.class"))).isEqualTo("new");
+		assertThat(Files.getLastModifiedTime(root.resolve("A.class"))).isEqualTo(r.mtime());
+	}
+
+	@Test
+	void aTemporaryFileMovesIntoPlaceOverAFolderAndLeavesNothingBehind() throws Exception {
+		Files.createDirectories(root.resolve("pkg/Big.bin/inner"));
+		EntryRecord r = file("pkg/Big.bin", 4);
+		TargetTree.Temporary t = tree.newTemporary("pkg/Big.bin", r);
+		t.channel().write(bytes("data"));
+		t.channel().close();
+
+		tree.moveIntoPlace(t, "pkg/Big.bin", r);
+
+		assertThat(Files.readString(root.resolve("pkg/Big.bin"))).isEqualTo("data");
+		try (var s = Files.list(root.resolve("pkg"))) {
+			assertThat(s.map(p -> p.getFileName().toString())).containsExactly("Big.bin");
+		}
+	}
+
+	@Test
+	void aDiscardedTemporaryFileIsGone() throws Exception {
+		TargetTree.Temporary t = tree.newTemporary("x/y.bin", file("x/y.bin", 1));
+
+		TargetTree.discard(t);
+
+		assertThat(t.path()).doesNotExist();
+		assertThat(t.channel().isOpen()).isFalse();
+	}
+
+	@Test
+	void linksInsideAreMadeOnceAndLinksOutsideAreNotContained() throws Exception {
+		Path inside = root.getFileSystem().getPath("../lib/a.jar");
+		assertThat(tree.contains("p/link.jar", inside)).isTrue();
+		assertThat(tree.contains("link.jar", root.getFileSystem().getPath("../outside/secret"))).isFalse();
+		assertThat(tree.contains("link.jar", outside.resolve("secret"))).isFalse();
+
+		assertThat(tree.link("p/link.jar", inside)).isTrue();
+		assertThat(tree.link("p/link.jar", inside)).isFalse();
+		assertThat(Files.readSymbolicLink(root.resolve("p/link.jar"))).isEqualTo(inside);
+	}
+
+	@Test
+	void mirrorDeletesWhatIsNotExpectedWithoutFollowingLinks() throws Exception {
+		tree.writeFile("keep/A.class", bytes("a"), file("keep/A.class", 1));
+		tree.writeFile("stale/B.class", bytes("b"), file("stale/B.class", 1));
+		Files.writeString(root.resolve("keep/Old.class"), "old");
+		Files.createSymbolicLink(root.resolve("keep/out"), outside);
+
+		var removed = tree.mirror(Map.of("keep", Boolean.TRUE, "keep/A.class", Boolean.FALSE));
+
+		assertThat(removed).containsExactlyInAnyOrder("stale/", "keep/Old.class", "keep/out");
+		assertThat(root.resolve("keep/A.class")).exists();
+		assertThat(root.resolve("stale")).doesNotExist();
+		assertThat(Files.exists(root.resolve("keep/out"), LinkOption.NOFOLLOW_LINKS)).isFalse();
+		assertThat(Files.readString(outside.resolve("secret"))).isEqualTo("keep");
+	}
+}
