@@ -231,7 +231,7 @@ public final class ArchiveBytes extends FileChannel {
 				return null;
 			}
 		}
-		int eocd = ZipFormat.findEnd(tail, tailLen);
+		int eocd = CentralDirectory.findEnd(tail, tailLen);
 		if (eocd < 0) {
 			return null;
 		}

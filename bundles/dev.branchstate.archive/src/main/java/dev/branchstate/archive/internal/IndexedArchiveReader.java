@@ -3,39 +3,27 @@ package dev.branchstate.archive.internal;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 import dev.branchstate.archive.ArchiveEntry;
 import dev.branchstate.archive.ArchiveException;
 import dev.branchstate.archive.ArchiveReader;
-import dev.branchstate.archive.EntryType;
 import dev.branchstate.archive.ExtractOptions;
 import dev.branchstate.archive.ExtractPlan;
 import dev.branchstate.archive.ExtractResult;
 
 /**
- * Reads the central directory once into an index (array + hash map by name) and validates every record against
- * the file's bounds, so later reads can trust offsets and sizes. All reads are positional.
+ * An open state archive: its central directory read once and checked ({@link CentralDirectory}) into an index of
+ * records, looked up by a binary search over their names, so later reads can trust offsets and sizes. All reads are
+ * positional.
  */
 public final class IndexedArchiveReader implements ArchiveReader {
 
-	/** Central directories above this size are refused (about 8 million entries). */
-	static final long MAX_CENTRAL_DIRECTORY = 1L << 30;
 	static final int DEFAULT_BUFFER = 1 << 21;
 	/**
 	 * Frames up to this size are decoded in parallel through reused buffers; an archive declaring larger frames
@@ -86,9 +74,8 @@ public final class IndexedArchiveReader implements ArchiveReader {
 	public static IndexedArchiveReader open(Path path) throws IOException {
 		ArchiveBytes ch = ArchiveBytes.open(path);
 		try {
-			CentralDirectoryParser p = new CentralDirectoryParser(path, ch);
-			EntryRecord[] recs = p.parse();
-			return new IndexedArchiveReader(path, ch, recs, p.cdOffset, p.cdChecked);
+			CentralDirectory.Parsed cd = CentralDirectory.read(path, ch);
+			return new IndexedArchiveReader(path, ch, cd.records(), cd.offset(), cd.checked());
 		} catch (IOException | RuntimeException | Error e) {
 			ch.close();
 			if (e instanceof ArchiveException || e instanceof Error) {
@@ -423,352 +410,6 @@ public final class IndexedArchiveReader implements ArchiveReader {
 			channel.close();
 		} catch (IOException e) {
 			// read-only: nothing to lose
-		}
-	}
-
-	// ------------------------------------------------------------------------------------------------------------
-
-	/** Parses end records and central directory, validating every field that later code relies on. */
-	static final class CentralDirectoryParser {
-		private final Path path;
-		private final FileChannel ch;
-		long cdOffset;
-		boolean cdChecked;
-
-		CentralDirectoryParser(Path path, FileChannel ch) {
-			this.path = path;
-			this.ch = ch;
-		}
-
-		private ArchiveException bad(String msg, String entry, long offset) {
-			return new ArchiveException(msg, path, entry, offset);
-		}
-
-		private ByteBuffer read(long pos, int len) throws IOException {
-			ByteBuffer b = ZipFormat.le(ByteBuffer.allocate(len));
-			long p = pos;
-			while (b.hasRemaining()) {
-				int n = ch.read(b, p);
-				if (n < 0) {
-					throw bad("unexpected end of archive", null, p);
-				}
-				p += n;
-			}
-			return b;
-		}
-
-		/**
-		 * An archive whose comment is our {@link ZipFormat#CD_CRC_COMMENT} (every archive this engine wrote since the
-		 * comment exists) has everything from its central directory to its end record checked against it.
-		 */
-		private void checkCentralDirectoryCrc(ByteBuffer tail, int eocd, ByteBuffer cd, long cdEnd, long eocdPos)
-				throws IOException {
-			int length = Short.toUnsignedInt(tail.getShort(eocd + 20));
-			byte[] comment = new byte[length];
-			tail.get(eocd + ZipFormat.END_LEN, comment);
-			String text = new String(comment, StandardCharsets.ISO_8859_1);
-			if (!text.startsWith(ZipFormat.CD_CRC_COMMENT)) {
-				return; // another writer's archive, or one of ours from before the comment
-			}
-			long expected;
-			try {
-				if (length < ZipFormat.CD_CRC_COMMENT_LEN || length > ZipFormat.CD_CRC_COMMENT_LEN
-						&& !text.startsWith(ZipFormat.CONTINUES, ZipFormat.CD_CRC_COMMENT_LEN)) {
-					throw new NumberFormatException(text);
-				}
-				// the files continued, after it, were checked when the archive's bytes were opened (ArchiveBytes)
-				expected = Long.parseLong(text.substring(ZipFormat.CD_CRC_COMMENT.length(), ZipFormat.CD_CRC_COMMENT_LEN),
-						16);
-			} catch (NumberFormatException e) {
-				throw bad("damaged archive comment (the central directory's checksum): " + text, null, eocdPos);
-			}
-			java.util.zip.CRC32 crc = new java.util.zip.CRC32();
-			crc.update(cd.duplicate().clear());
-			if (eocdPos - cdEnd > ZipFormat.ZIP64_END_LEN + ZipFormat.ZIP64_LOC_LEN) {
-				// this writer puts nothing there but the Zip64 end record and locator
-				throw bad("damaged archive: " + (eocdPos - cdEnd) + " bytes between the central directory and its end"
-						+ " record", null, cdEnd);
-			}
-			if (eocdPos > cdEnd) {
-				crc.update(read(cdEnd, (int) (eocdPos - cdEnd)).flip()); // (read leaves the buffer at its end)
-			}
-			if (crc.getValue() != expected) {
-				throw bad("damaged central directory: its CRC-32 is " + String.format("%08x", crc.getValue()) //$NON-NLS-1$
-						+ ", the archive was written with " + String.format("%08x", expected), null, cdOffset); //$NON-NLS-1$
-			}
-			cdChecked = true;
-		}
-
-		EntryRecord[] parse() throws IOException {
-			long fileSize = ch.size();
-			if (fileSize < ZipFormat.END_LEN) {
-				throw bad("not a ZIP archive (too short: " + fileSize + " bytes)", null, 0);
-			}
-			int tailLen = (int) Math.min(fileSize, ZipFormat.END_LEN + 0xffff);
-			long tailStart = fileSize - tailLen;
-			ByteBuffer tail = read(tailStart, tailLen);
-			int eocd = ZipFormat.findEnd(tail, tailLen);
-			if (eocd < 0) {
-				throw bad("not a ZIP archive (no end of central directory record)", null, fileSize);
-			}
-			long eocdPos = tailStart + eocd;
-			if (tail.getShort(eocd + 4) != 0 || tail.getShort(eocd + 6) != 0) {
-				throw bad("multi-volume archives are not supported", null, eocdPos);
-			}
-			long entries = Short.toUnsignedInt(tail.getShort(eocd + 10));
-			long cdSize = Integer.toUnsignedLong(tail.getInt(eocd + 12));
-			cdOffset = Integer.toUnsignedLong(tail.getInt(eocd + 16));
-			long cdEnd = eocdPos;
-			if (eocdPos >= ZipFormat.ZIP64_LOC_LEN) {
-				ByteBuffer loc = read(eocdPos - ZipFormat.ZIP64_LOC_LEN, ZipFormat.ZIP64_LOC_LEN);
-				if (loc.getInt(0) == ZipFormat.ZIP64_LOC_SIG) {
-					long z64 = loc.getLong(8);
-					long locPos = eocdPos - ZipFormat.ZIP64_LOC_LEN;
-					if (z64 < 0 || z64 > locPos - ZipFormat.ZIP64_END_LEN) {
-						throw bad("Zip64 end record offset out of range: " + z64, null, locPos);
-					}
-					ByteBuffer z = read(z64, ZipFormat.ZIP64_END_LEN);
-					if (z.getInt(0) != ZipFormat.ZIP64_END_SIG) {
-						throw bad("bad Zip64 end record signature", null, z64);
-					}
-					entries = z.getLong(32);
-					cdSize = z.getLong(40);
-					cdOffset = z.getLong(48);
-					cdEnd = z64;
-					if (entries < 0 || cdSize < 0 || cdOffset < 0) {
-						throw bad("negative Zip64 end record field", null, z64);
-					}
-				}
-			}
-			if (cdOffset > cdEnd || cdSize > cdEnd - cdOffset) {
-				throw bad("central directory (offset " + cdOffset + ", size " + cdSize + ") outside the file", null,
-						eocdPos);
-			}
-			if (cdSize > MAX_CENTRAL_DIRECTORY) {
-				throw bad("central directory too large: " + cdSize, null, cdOffset);
-			}
-			if (entries > cdSize / ZipFormat.CEN_LEN) {
-				throw bad("entry count " + entries + " does not fit a central directory of " + cdSize + " bytes",
-						null, eocdPos);
-			}
-			ByteBuffer cd = read(cdOffset, (int) cdSize);
-			checkCentralDirectoryCrc(tail, eocd, cd, cdOffset + cdSize, eocdPos);
-			EntryRecord[] recs = new EntryRecord[(int) entries];
-			Map<String, EntryRecord> seen = HashMap.newHashMap(recs.length);
-			CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-					.onUnmappableCharacter(CodingErrorAction.REPORT);
-			int p = 0;
-			for (int i = 0; i < recs.length; i++) {
-				long at = cdOffset + p;
-				if (p > cdSize - ZipFormat.CEN_LEN || cd.getInt(p) != ZipFormat.CEN_SIG) {
-					throw bad("bad central directory record " + i, null, at);
-				}
-				int madeBy = Short.toUnsignedInt(cd.getShort(p + 4));
-				int method = Short.toUnsignedInt(cd.getShort(p + 10));
-				long dos = Integer.toUnsignedLong(cd.getInt(p + 12));
-				int crc = cd.getInt(p + 16);
-				long csize = Integer.toUnsignedLong(cd.getInt(p + 20));
-				long size = Integer.toUnsignedLong(cd.getInt(p + 24));
-				int n = Short.toUnsignedInt(cd.getShort(p + 28));
-				int e = Short.toUnsignedInt(cd.getShort(p + 30));
-				int c = Short.toUnsignedInt(cd.getShort(p + 32));
-				int attrs = cd.getInt(p + 38);
-				long offset = Integer.toUnsignedLong(cd.getInt(p + 42));
-				if ((cd.getShort(p + 8) & 1) != 0) {
-					throw bad("encrypted entries are not supported", null, at);
-				}
-				if ((long) p + ZipFormat.CEN_LEN + n + e + c > cdSize) {
-					throw bad("central directory record " + i + " overruns the central directory", null, at);
-				}
-				byte[] nameBytes = new byte[n];
-				cd.get(p + ZipFormat.CEN_LEN, nameBytes);
-				String name;
-				try {
-					CharBuffer cb = utf8.decode(ByteBuffer.wrap(nameBytes));
-					name = cb.toString();
-				} catch (CharacterCodingException ex) {
-					throw bad("entry name is not valid UTF-8", null, at);
-				}
-				boolean unix = (madeBy >> 8) == 3;
-				int unixMode = unix ? (attrs >>> 16) : 0;
-				EntryType type;
-				if (name.endsWith("/") || (unix && (unixMode & ZipFormat.S_IFMT) == ZipFormat.S_IFDIR)
-						|| (!unix && (attrs & 0x10) != 0)) {
-					type = EntryType.DIRECTORY;
-				} else if (unix && (unixMode & ZipFormat.S_IFMT) == ZipFormat.S_IFLNK) {
-					type = EntryType.SYMLINK;
-				} else {
-					type = EntryType.FILE;
-				}
-				String problem = Names.problem(name, type == EntryType.DIRECTORY);
-				if (problem != null) {
-					throw bad("unsafe entry name: " + problem, name, at);
-				}
-				int mode = unixMode & 07777;
-				if (mode == 0) {
-					mode = type == EntryType.DIRECTORY ? 0755 : type == EntryType.SYMLINK ? 0777 : 0644;
-				}
-				// extra fields
-				int x = p + ZipFormat.CEN_LEN + n;
-				int xEnd = x + e;
-				FileTime mtime = null;
-				FileTime utTime = null;
-				int chunkSize = 0;
-				int[] chunkCsize = null;
-				int[] chunkCrc = null;
-				while (x + 4 <= xEnd) {
-					int id = Short.toUnsignedInt(cd.getShort(x));
-					int len = Short.toUnsignedInt(cd.getShort(x + 2));
-					int d = x + 4;
-					if (d + len > xEnd) {
-						throw bad("extra field 0x" + Integer.toHexString(id) + " overruns its record", name, at);
-					}
-					switch (id) {
-						case ZipFormat.EXTRA_ZIP64 -> {
-							int q = d;
-							if (size == ZipFormat.MAX32) {
-								size = z64(cd, q, d + len, name, at);
-								q += 8;
-							}
-							if (csize == ZipFormat.MAX32) {
-								csize = z64(cd, q, d + len, name, at);
-								q += 8;
-							}
-							if (offset == ZipFormat.MAX32) {
-								offset = z64(cd, q, d + len, name, at);
-							}
-						}
-						case ZipFormat.EXTRA_NTFS -> {
-							int q = d + 4;
-							while (q + 4 <= d + len) {
-								int tag = Short.toUnsignedInt(cd.getShort(q));
-								int tlen = Short.toUnsignedInt(cd.getShort(q + 2));
-								if (tag == 1 && tlen >= 8 && q + 4 + 8 <= d + len) {
-									mtime = ZipFormat.fromNtfs(cd.getLong(q + 4));
-								}
-								q += 4 + tlen;
-							}
-						}
-						case ZipFormat.EXTRA_UT -> {
-							if (len >= 5 && (cd.get(d) & 1) != 0) {
-								utTime = FileTime.fromMillis(cd.getInt(d + 1) * 1000L);
-							}
-						}
-						case ZipFormat.EXTRA_FRAMES -> {
-							if (len < 10 || cd.get(d) != ZipFormat.FRAMES_VERSION) {
-								throw bad("bad frame table", name, at);
-							}
-							chunkSize = cd.getInt(d + 2);
-							int count = cd.getInt(d + 6);
-							if (chunkSize <= 0 || count <= 0 || count > ZipFormat.MAX_FRAMES || len != 10 + 8 * count) {
-								throw bad("bad frame table (chunk size " + chunkSize + ", frames " + count + ")", name,
-										at);
-							}
-							chunkCsize = new int[count];
-							chunkCrc = new int[count];
-							for (int k = 0; k < count; k++) {
-								chunkCsize[k] = cd.getInt(d + 10 + 8 * k);
-								chunkCrc[k] = cd.getInt(d + 14 + 8 * k);
-							}
-						}
-						default -> {
-							// unknown extra: ignored
-						}
-					}
-					x = d + len;
-				}
-				if (size < 0 || csize < 0 || offset < 0) {
-					throw bad("negative size or offset", name, at);
-				}
-				if (offset > cdOffset - ZipFormat.LOC_LEN - n || csize > cdOffset - ZipFormat.LOC_LEN - n - offset) {
-					throw bad("entry data (offset " + offset + ", size " + csize + ") outside the archive", name, at);
-				}
-				if (method == ArchiveEntry.METHOD_STORED && csize != size) {
-					throw bad("stored entry with compressed size " + csize + " != size " + size, name, at);
-				}
-				if (type == EntryType.DIRECTORY && size != 0) {
-					throw bad("directory entry with data", name, at);
-				}
-				EntryRecord r = new EntryRecord(name, nameBytes, type, mode,
-						mtime != null ? mtime : utTime != null ? utTime : ZipFormat.fromDos(dos));
-				r.method = method;
-				r.crc = crc;
-				r.size = size;
-				r.csize = csize;
-				r.localOffset = offset;
-				r.flags = Short.toUnsignedInt(cd.getShort(p + 8));
-				r.dosTime = (int) dos;
-				if (chunkCsize != null) {
-					validateFrames(r, name, at, chunkSize, chunkCsize, chunkCrc);
-					r.chunkSize = chunkSize;
-					r.chunkCsize = chunkCsize;
-					r.chunkCrc = chunkCrc;
-				} else {
-					r.chunks = method == ArchiveEntry.METHOD_STORED || csize == 0 ? 1 : 0;
-				}
-				if (seen.putIfAbsent(name, r) != null) {
-					throw bad("duplicate entry name", name, at);
-				}
-				recs[i] = r;
-				p += ZipFormat.CEN_LEN + n + e + c;
-			}
-			// a file or link may not be the parent of another entry (no writing through links, no conflicts)
-			for (EntryRecord r : recs) {
-				String nm = r.name;
-				int end = nm.endsWith("/") ? nm.length() - 1 : nm.length();
-				int slash = nm.lastIndexOf('/', end - 1);
-				while (slash > 0) {
-					String parent = nm.substring(0, slash);
-					EntryRecord pr = seen.get(parent);
-					if (pr != null && pr.type != EntryType.DIRECTORY) {
-						throw bad("entry below a " + pr.type.name().toLowerCase() + " entry '" + parent + "'", nm,
-								r.localOffset);
-					}
-					if (seen.containsKey(parent + "/")) {
-						break; // the directory entry itself has been checked
-					}
-					slash = nm.lastIndexOf('/', slash - 1);
-				}
-			}
-			return recs;
-		}
-
-		private long z64(ByteBuffer cd, int q, int end, String name, long at) throws ArchiveException {
-			if (q + 8 > end) {
-				throw bad("Zip64 extra field too short", name, at);
-			}
-			long v = cd.getLong(q);
-			if (v < 0) {
-				throw bad("Zip64 value overflows: " + Long.toUnsignedString(v), name, at);
-			}
-			return v;
-		}
-
-		private void validateFrames(EntryRecord r, String name, long at, int chunkSize, int[] cs, int[] crcs)
-				throws ArchiveException {
-			if (r.method != ArchiveEntry.METHOD_ZSTD) {
-				throw bad("frame table on a non-zstd entry", name, at);
-			}
-			long expected = (r.size + chunkSize - 1) / chunkSize;
-			if (expected != cs.length) {
-				throw bad("frame table has " + cs.length + " frames, size needs " + expected, name, at);
-			}
-			long sum = 0;
-			int crc = 0;
-			for (int k = 0; k < cs.length; k++) {
-				if (cs[k] <= 0) {
-					throw bad("frame " + k + " has compressed size " + Integer.toUnsignedString(cs[k]), name, at);
-				}
-				sum += cs[k];
-				long len = k < cs.length - 1 ? chunkSize : r.size - (long) chunkSize * (cs.length - 1);
-				crc = k == 0 ? crcs[0] : Crc32Combine.combine(crc, crcs[k], len);
-			}
-			if (sum != r.csize) {
-				throw bad("frame sizes add up to " + sum + ", not " + r.csize, name, at);
-			}
-			if (crc != r.crc) {
-				throw bad("frame CRCs do not combine to the entry CRC", name, at);
-			}
 		}
 	}
 }

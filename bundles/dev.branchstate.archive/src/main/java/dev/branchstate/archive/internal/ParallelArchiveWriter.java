@@ -287,14 +287,9 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			synchronized (sequencer) {
 				cdOffset = filePosition;
 			}
-			ZipFormat.Growable cd = new ZipFormat.Growable();
-			for (EntryRecord r : records) {
-				ZipFormat.putCentral(cd, r);
-			}
-			int cdSize = cd.size();
-			ZipFormat.putEnd(cd, records.size(), cdOffset, cdSize, continued);
-			writeFully(cd.flip(), cdOffset, null);
-			long size = cdOffset + cd.size();
+			ByteBuffer cd = CentralDirectory.write(records, cdOffset, continued);
+			long size = cdOffset + cd.remaining();
+			writeFully(cd, cdOffset, null);
 			if (options.force()) {
 				out.force(true);
 			}

@@ -1,0 +1,95 @@
+package dev.branchstate.archive.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.branchstate.archive.ArchiveEntry;
+import dev.branchstate.archive.ArchiveException;
+import dev.branchstate.archive.EntryType;
+
+/**
+ * The central directory as written and read back, with the Zip64 fields of entries past 4 GiB: in a sparse file whose
+ * directory starts at 9 GiB (the reader reads the end records and the directory, not the entries).
+ */
+class CentralDirectoryTest {
+
+	@TempDir
+	Path tmp;
+
+	private static final long AT = 9L << 30;
+
+	private static EntryRecord record(String name, EntryType type, long offset, long size, long csize, int crc) {
+		EntryRecord r = new EntryRecord(name, name.getBytes(StandardCharsets.UTF_8), type,
+				type == EntryType.DIRECTORY ? 0755 : 0644, FileTime.fromMillis(1_700_000_000_123L));
+		r.method = type == EntryType.FILE ? ArchiveEntry.METHOD_ZSTD : ArchiveEntry.METHOD_STORED;
+		r.localOffset = offset;
+		r.size = size;
+		r.csize = csize;
+		r.crc = crc;
+		return r;
+	}
+
+	private Path written(List<EntryRecord> records) throws Exception {
+		Path file = tmp.resolve("sparse.zip");
+		try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+			ByteBuffer cd = CentralDirectory.write(records, AT, List.of());
+			while (cd.hasRemaining()) {
+				ch.write(cd, AT + cd.position());
+			}
+		}
+		return file;
+	}
+
+	@Test
+	void entriesPast4GiBReadBackAsWritten() throws Exception {
+		List<EntryRecord> records = List.of(record("bin/", EntryType.DIRECTORY, 0, 0, 0, 0),
+				record("bin/Small.class", EntryType.FILE, 100, 2_000, 900, 0x1234abcd),
+				record("bin/größer.bin", EntryType.FILE, 5L << 30, (4L << 30) + 5, (3L << 30) + 7, 0xcafe0001));
+		Path file = written(records);
+
+		CentralDirectory.Parsed parsed;
+		try (FileChannel ch = FileChannel.open(file)) {
+			parsed = CentralDirectory.read(file, ch);
+		}
+
+		assertThat(parsed.offset()).isEqualTo(AT);
+		assertThat(parsed.checked()).isTrue();
+		assertThat(parsed.records()).hasSize(3);
+		for (int i = 0; i < 3; i++) {
+			EntryRecord w = records.get(i);
+			EntryRecord r = parsed.records()[i];
+			assertThat(r.name).isEqualTo(w.name);
+			assertThat(r.type).isEqualTo(w.type);
+			assertThat(r.mode).isEqualTo(w.mode);
+			assertThat(r.mtime()).isEqualTo(w.mtime());
+			assertThat(r.method).isEqualTo(w.method);
+			assertThat(r.crc).isEqualTo(w.crc);
+			assertThat(r.size).isEqualTo(w.size);
+			assertThat(r.csize).isEqualTo(w.csize);
+			assertThat(r.localOffset).isEqualTo(w.localOffset);
+		}
+	}
+
+	@Test
+	void aChangedByteInTheDirectoryIsRefusedAsDamaged() throws Exception {
+		Path file = written(List.of(record("bin/A.class", EntryType.FILE, 0, 10, 10, 1)));
+		try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+			ch.write(ByteBuffer.wrap(new byte[] { 'B' }), AT + ZipFormat.CEN_LEN + 4); // the name: bin/B.class
+		}
+		try (FileChannel ch = FileChannel.open(file)) {
+			assertThatThrownBy(() -> CentralDirectory.read(file, ch)).isInstanceOf(ArchiveException.class)
+					.hasMessageContaining("damaged central directory").hasMessageContaining(file.toString());
+		}
+	}
+}
