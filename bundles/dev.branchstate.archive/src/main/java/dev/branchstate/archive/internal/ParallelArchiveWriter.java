@@ -443,11 +443,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		r.method = ArchiveEntry.METHOD_STORED;
 		ByteBuffer header = ZipFormat.le(ByteBuffer.allocate(ZipFormat.localHeaderLength(r, false)));
 		ZipFormat.putLocalHeader(header, 0, r, false);
-		Unit u = new Unit(unitCount++, r);
-		u.payload = header;
-		u.length = header.capacity();
-		u.kind = Unit.SMALL;
-		deposit(u);
+		deposit(new Entry(unitCount++, r, header, null)); // (absolute puts: position 0, limit its length)
 	}
 
 	private static final int MAX_BATCH = 512;
@@ -478,24 +474,22 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		batchSources.clear();
 		batchRaw = 0;
 		batchPacked = 0;
-		Unit u = new Unit(unitCount++, recs[0]);
-		u.slot = takeSlot();
-		u.kind = Unit.BATCH;
-		u.batch = recs;
-		u.batchOffsets = new int[recs.length];
-		run(u, () -> compressBatch(u, sources));
+		long seq = unitCount++;
+		Slot slot = takeSlot();
+		run(recs[0], () -> compressBatch(seq, recs, sources, slot));
 	}
 
 	/** Reads, checksums and compresses several small files into one slot; they are written with one write. */
-	private void compressBatch(Unit u, Path[] sources) throws IOException {
-		ByteBuffer raw = u.slot.raw.clear();
-		ByteBuffer packed = u.slot.packed.clear();
+	private void compressBatch(long seq, EntryRecord[] recs, Path[] sources, Slot slot) throws IOException {
+		ByteBuffer raw = slot.raw.clear();
+		ByteBuffer packed = slot.packed.clear();
+		int[] offsets = new int[recs.length];
 		ZstdCompressCtx ctx = context();
 		CRC32 crc = new CRC32();
 		int rawOff = 0;
 		int out = 0;
-		for (int i = 0; i < u.batch.length; i++) {
-			EntryRecord r = u.batch[i];
+		for (int i = 0; i < recs.length; i++) {
+			EntryRecord r = recs[i];
 			raw.limit(raw.capacity()).position(rawOff);
 			try (FileChannel ch = FileChannel.open(sources[i], StandardOpenOption.READ)) {
 				while (raw.hasRemaining()) {
@@ -533,22 +527,17 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 				r.csize = csize;
 			}
 			ZipFormat.putLocalHeader(packed, out, r, false);
-			u.batchOffsets[i] = out;
+			offsets[i] = out;
 			out += hdr + (int) r.csize;
 			rawOff += len;
 		}
-		packed.limit(out).position(0);
-		u.payload = packed;
-		u.length = out;
-		deposit(u);
+		deposit(new Batch(seq, recs, offsets, packed.limit(out).position(0), slot));
 	}
 
 	/** Small entry: either {@code source} is read by the worker, or the slot's raw buffer already holds data. */
 	private void submitSmall(EntryRecord r, Slot slot, Path source, long expected) {
-		Unit u = new Unit(unitCount++, r);
-		u.slot = slot;
-		u.kind = Unit.SMALL;
-		run(u, () -> compressSmall(u, source, expected));
+		long seq = unitCount++;
+		run(r, () -> compressSmall(seq, r, slot, source, expected));
 	}
 
 	private boolean submitCopy(EntryRecord r, long size) throws IOException {
@@ -586,18 +575,14 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			runEnd = p.regionEnd;
 			return true;
 		}
-		Unit u = new Unit(unitCount++, r);
-		u.slot = takeSlot();
-		u.kind = Unit.COPY;
+		long seq = unitCount++;
+		Slot slot = takeSlot();
 		boolean zip64 = r.size >= ZipFormat.MAX32 || r.csize >= ZipFormat.MAX32;
-		u.length = ZipFormat.localHeaderLength(r, zip64) + r.csize;
-		run(u, () -> {
-			u.copyFrom = previous.dataOffset(p);
-			ByteBuffer b = u.slot.packed.clear();
-			int h = ZipFormat.putLocalHeader(b, 0, r, zip64);
-			b.limit(h);
-			u.payload = b;
-			deposit(u);
+		run(r, () -> {
+			long from = previous.dataOffset(p);
+			ByteBuffer header = slot.packed.clear();
+			header.limit(ZipFormat.putLocalHeader(header, 0, r, zip64));
+			deposit(new Copy(seq, r, header, from, slot));
 		});
 		return true;
 	}
@@ -615,19 +600,17 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			return;
 		}
 		EntryRecord[] recs = runNew.toArray(new EntryRecord[0]);
-		Unit u = new Unit(unitCount++, recs[0]);
-		u.kind = Unit.COPY_RUN;
-		u.batch = recs;
-		u.batchOffsets = new int[recs.length];
+		int[] offsets = new int[recs.length];
 		for (int i = 0; i < recs.length; i++) {
-			u.batchOffsets[i] = (int) (runOld.get(i).localOffset - runStart);
+			offsets[i] = (int) (runOld.get(i).localOffset - runStart);
 		}
-		u.copyFrom = runStart;
-		u.length = runEnd - runStart;
+		long seq = unitCount++;
+		long from = runStart;
+		long length = runEnd - runStart;
 		runNew.clear();
 		runOld.clear();
-		u.slot = takeSlot();
-		run(u, () -> deposit(u));
+		Slot slot = takeSlot();
+		run(recs[0], () -> deposit(new CopyRun(seq, recs, offsets, from, length, slot)));
 	}
 
 	private void submitLargeFile(EntryRecord r, Path source, long size) throws IOException {
@@ -737,22 +720,14 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		r.method = ArchiveEntry.METHOD_ZSTD;
 		r.chunkSize = chunk;
 		Large large = new Large(r, capacity);
-		Unit header = new Unit(unitCount++, r);
-		header.kind = Unit.LARGE_HEADER;
-		header.large = large;
-		header.length = ZipFormat.localHeaderLength(r, true);
-		deposit(header);
+		deposit(new LargeHeader(unitCount++, large, ZipFormat.localHeaderLength(r, true)));
 		return large;
 	}
 
 	private void submitChunk(Large large, int index, Slot slot, long sourceOffset, int len) {
-		Unit u = new Unit(unitCount++, large.record);
-		u.slot = slot;
-		u.kind = Unit.CHUNK;
-		u.large = large;
-		u.chunk = index;
+		long seq = unitCount++;
 		large.remaining.incrementAndGet();
-		run(u, () -> compressChunk(u, sourceOffset, len));
+		run(large.record, () -> compressChunk(seq, large, index, slot, sourceOffset, len));
 	}
 
 	private void releaseHold(Large large) {
@@ -773,11 +748,11 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	// ---------------------------------------------------------------- workers
 
 	/**
-	 * Runs {@code task}, which makes unit {@code u}, on a worker; after a failure or cancel it does not run (the
-	 * unit's buffers go with the run).
+	 * Runs {@code task}, which makes a unit of entry {@code r} and deposits it, on a worker; after a failure or cancel
+	 * it does not run (the unit's buffers go with the run).
 	 */
-	private void run(Unit u, IoTask task) {
-		workers.execute(u.record, skip -> {
+	private void run(EntryRecord r, IoTask task) {
+		workers.execute(r, skip -> {
 			if (!skip) {
 				task.run();
 			}
@@ -801,9 +776,8 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		return workers.context();
 	}
 
-	private void compressSmall(Unit u, Path source, long expected) throws IOException {
-		EntryRecord r = u.record;
-		ByteBuffer raw = u.slot.raw;
+	private void compressSmall(long seq, EntryRecord r, Slot slot, Path source, long expected) throws IOException {
+		ByteBuffer raw = slot.raw;
 		if (source != null) {
 			raw.clear();
 			try (FileChannel ch = FileChannel.open(source, StandardOpenOption.READ)) {
@@ -824,7 +798,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		crc.update(raw.duplicate());
 		r.crc = (int) crc.getValue();
 		int hdr = ZipFormat.localHeaderLength(r, false);
-		ByteBuffer packed = u.slot.packed.clear();
+		ByteBuffer packed = slot.packed.clear();
 		int csize = -1;
 		if (len >= 64 && r.type == EntryType.FILE) {
 			csize = context().compressDirectByteBuffer(packed, hdr, packed.capacity() - hdr, raw, 0, len);
@@ -841,15 +815,12 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			r.csize = csize;
 		}
 		ZipFormat.putLocalHeader(packed, 0, r, false);
-		packed.limit(hdr + (int) r.csize);
-		u.payload = packed;
-		u.length = packed.limit();
-		deposit(u);
+		deposit(new Entry(seq, r, packed.limit(hdr + (int) r.csize), slot));
 	}
 
-	private void compressChunk(Unit u, long sourceOffset, int len) throws IOException {
-		Large large = u.large;
-		ByteBuffer raw = u.slot.raw;
+	private void compressChunk(long seq, Large large, int index, Slot slot, long sourceOffset, int len)
+			throws IOException {
+		ByteBuffer raw = slot.raw;
 		if (sourceOffset >= 0) {
 			raw.clear().limit(len);
 			try {
@@ -872,97 +843,90 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		}
 		CRC32 crc = new CRC32();
 		crc.update(raw.duplicate());
-		ByteBuffer packed = u.slot.packed.clear();
+		ByteBuffer packed = slot.packed.clear();
 		int csize = context().compressDirectByteBuffer(packed, 0, packed.capacity(), raw, 0, len);
-		large.chunkCrc[u.chunk] = (int) crc.getValue();
-		large.chunkCsize[u.chunk] = csize;
-		large.chunkLen[u.chunk] = len;
-		packed.limit(csize);
-		u.payload = packed;
-		u.length = csize;
-		deposit(u);
+		large.chunkCrc[index] = (int) crc.getValue();
+		large.chunkCsize[index] = csize;
+		large.chunkLen[index] = len;
+		deposit(new Chunk(seq, large, index, packed.limit(csize), slot));
 	}
 
 	/** Hands a finished unit to the sequencer; writes the units whose region this call assigned. */
 	private void deposit(Unit u) throws IOException {
 		List<Unit> mine = null;
+		long position = 0;
 		synchronized (sequencer) {
-			ready.put(u.seq, u);
+			ready.put(u.seq(), u);
 			Unit next;
 			while ((next = ready.remove(nextToPlace)) != null) {
-				next.position = filePosition;
-				if (next.kind == Unit.LARGE_HEADER) {
-					next.large.headerPosition = filePosition;
-				}
-				filePosition += next.length;
-				nextToPlace++;
 				if (mine == null) {
 					mine = new ArrayList<>(2);
+					position = filePosition;
 				}
+				if (next instanceof LargeHeader h) {
+					h.large().headerPosition = filePosition;
+				}
+				filePosition += next.length();
+				nextToPlace++;
 				mine.add(next);
 			}
 		}
 		if (mine != null) {
 			for (Unit m : mine) {
-				write(m);
+				long length = m.length();
+				write(m, position);
+				position += length;
 			}
 		}
 	}
 
-	private void write(Unit u) throws IOException {
-		EntryRecord r = u.record;
-		switch (u.kind) {
-			case Unit.SMALL -> {
-				r.localOffset = u.position;
-				writeFully(u.payload, u.position, r);
-				progress.entryDone(r.size);
+	/** Writes a unit at the position the sequencer gave it, then gives back its buffers. */
+	private void write(Unit u, long position) throws IOException {
+		switch (u) {
+			case Entry e -> {
+				e.record().localOffset = position;
+				writeFully(e.bytes(), position, e.record());
+				progress.entryDone(e.record().size);
 			}
-			case Unit.BATCH -> {
-				writeFully(u.payload, u.position, r);
-				for (int i = 0; i < u.batch.length; i++) {
-					u.batch[i].localOffset = u.position + u.batchOffsets[i];
-					progress.entryDone(u.batch[i].size);
-				}
+			case Batch b -> {
+				writeFully(b.bytes(), position, b.records()[0]);
+				placed(b.records(), b.offsets(), position);
 			}
-			case Unit.COPY_RUN -> {
-				copyRegion(u.slot.raw, u.copyFrom, u.position, u.length, r);
-				for (int i = 0; i < u.batch.length; i++) {
-					u.batch[i].localOffset = u.position + u.batchOffsets[i];
-					progress.entryDone(u.batch[i].size);
-				}
-				copied.addAndGet(u.batch.length);
+			case CopyRun c -> {
+				copyRegion(c.slot().raw, c.from(), position, c.length(), c.records()[0]);
+				placed(c.records(), c.offsets(), position);
+				copied.addAndGet(c.records().length);
 			}
-			case Unit.LARGE_HEADER -> {
+			case LargeHeader h -> {
 				// region reserved; the header is written by finishLarge once sizes and CRC are known
 			}
-			case Unit.CHUNK -> {
-				writeFully(u.payload, u.position, r);
-				progress.bytesDone(u.large.chunkLen[u.chunk]);
+			case Chunk c -> {
+				writeFully(c.bytes(), position, c.large().record);
+				progress.bytesDone(c.large().chunkLen[c.index()]);
 			}
-			case Unit.COPY -> {
-				r.localOffset = u.position;
-				int h = u.payload.remaining();
-				writeFully(u.payload, u.position, r);
-				copyData(u, u.position + h);
+			case Copy c -> {
+				EntryRecord r = c.record();
+				r.localOffset = position;
+				int h = c.header().limit();
+				writeFully(c.header(), position, r);
+				copyRegion(c.slot().raw, c.from(), position + h, r.csize, r);
 				copied.incrementAndGet();
 				progress.entryDone(r.size);
 			}
-			default -> throw new IllegalStateException();
 		}
-		Slot slot = u.slot;
-		u.slot = null;
-		u.payload = null;
-		giveBack(slot);
-		if (u.kind == Unit.CHUNK) {
-			if (u.large.remaining.decrementAndGet() == 0) {
-				finishLarge(u.large);
-			}
+		giveBack(u.slot());
+		if (u instanceof Chunk c && c.large().remaining.decrementAndGet() == 0) {
+			finishLarge(c.large());
 		}
 		unitsDone.release();
 	}
 
-	private void copyData(Unit u, long to) throws IOException {
-		copyRegion(u.slot.raw, u.copyFrom, to, u.record.csize, u.record);
+	/** Records where the entries of a batch or copied run went, at their offsets from {@code position}. */
+	private void placed(EntryRecord[] records, int[] offsets, long position) {
+		for (int i = 0; i < records.length; i++) {
+			records[i].localOffset = position + offsets[i];
+			progress.entryDone(records[i].size);
+		}
 	}
 
 	private void copyRegion(ByteBuffer buf, long fromPosition, long toPosition, long length, EntryRecord r)
@@ -1039,29 +1003,63 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 
 	// ---------------------------------------------------------------- state holders
 
-	private static final class Unit {
-		static final int SMALL = 0;
-		static final int LARGE_HEADER = 1;
-		static final int CHUNK = 2;
-		static final int COPY = 3;
-		static final int BATCH = 4;
-		static final int COPY_RUN = 5;
-		final long seq;
-		final EntryRecord record;
-		int kind;
-		Slot slot;
-		ByteBuffer payload;
-		long length;
-		long position;
-		Large large;
-		int chunk;
-		long copyFrom;
-		EntryRecord[] batch;
-		int[] batchOffsets;
+	/**
+	 * A piece of the archive's bytes in submission order: made by a worker (or the calling thread), placed by the
+	 * sequencer, written by whichever thread placed it. A unit's buffers hold its bytes from 0 to their limit.
+	 */
+	private sealed interface Unit {
+		/** @return its place in submission order */
+		long seq();
 
-		Unit(long seq, EntryRecord record) {
-			this.seq = seq;
-			this.record = record;
+		/** @return the bytes it takes in the archive */
+		long length();
+
+		/** @return the buffers it holds until written, or {@code null} */
+		Slot slot();
+	}
+
+	/** One entry: its local header and data (a directory's header alone, without buffers). */
+	private record Entry(long seq, EntryRecord record, ByteBuffer bytes, Slot slot) implements Unit {
+		@Override
+		public long length() {
+			return bytes.limit();
+		}
+	}
+
+	/** Small entries compressed together, written with one write; {@code offsets}: where each starts in it. */
+	private record Batch(long seq, EntryRecord[] records, int[] offsets, ByteBuffer bytes, Slot slot) implements Unit {
+		@Override
+		public long length() {
+			return bytes.limit();
+		}
+	}
+
+	/** Unchanged entries adjacent in the previous archive, copied verbatim (local headers and data) as one region. */
+	private record CopyRun(long seq, EntryRecord[] records, int[] offsets, long from, long length, Slot slot)
+			implements Unit {
+	}
+
+	/** An unchanged entry: a new local header, its data copied from {@code from} in the previous archive. */
+	private record Copy(long seq, EntryRecord record, ByteBuffer header, long from, Slot slot) implements Unit {
+		@Override
+		public long length() {
+			return header.limit() + record.csize;
+		}
+	}
+
+	/** The region of a chunked entry's local header, written once all its frames are (sizes and CRC known then). */
+	private record LargeHeader(long seq, Large large, long length) implements Unit {
+		@Override
+		public Slot slot() {
+			return null;
+		}
+	}
+
+	/** One compressed frame of a chunked entry. */
+	private record Chunk(long seq, Large large, int index, ByteBuffer bytes, Slot slot) implements Unit {
+		@Override
+		public long length() {
+			return bytes.limit();
 		}
 	}
 
