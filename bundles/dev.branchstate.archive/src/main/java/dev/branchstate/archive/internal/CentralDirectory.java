@@ -10,9 +10,10 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-import java.util.HashMap;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import dev.branchstate.archive.ArchiveEntry;
@@ -30,8 +31,11 @@ final class CentralDirectory {
 	/** Central directories above this size are refused (about 8 million entries). */
 	static final long MAX_SIZE = 1L << 30;
 
-	/** What the reader found: the entries in central directory order, where the directory starts, whether its CRC-32 was checked. */
-	record Parsed(EntryRecord[] records, long offset, boolean checked) {
+	/**
+	 * What the reader found: the entries in central directory order, their indices in name order, where the directory
+	 * starts, whether its CRC-32 was checked.
+	 */
+	record Parsed(EntryRecord[] records, int[] nameOrder, long offset, boolean checked) {
 	}
 
 	private CentralDirectory() {
@@ -56,7 +60,32 @@ final class CentralDirectory {
 	static Parsed read(Path path, FileChannel ch) throws IOException {
 		Parser p = new Parser(path, ch);
 		EntryRecord[] records = p.parse();
-		return new Parsed(records, p.cdOffset, p.cdChecked);
+		return new Parsed(records, p.nameOrder, p.cdOffset, p.cdChecked);
+	}
+
+	/** @return the indices of the records sorted by name */
+	static int[] nameOrder(EntryRecord[] records) {
+		Integer[] boxed = new Integer[records.length];
+		Arrays.setAll(boxed, i -> i);
+		Arrays.sort(boxed, (a, b) -> records[a].name.compareTo(records[b].name));
+		int[] order = new int[boxed.length];
+		Arrays.setAll(order, i -> boxed[i]);
+		return order;
+	}
+
+	/** @return the position in {@code order} of the first name that is not less than {@code name} */
+	static int firstAtLeast(EntryRecord[] records, int[] order, String name) {
+		int lo = 0;
+		int hi = order.length;
+		while (lo < hi) {
+			int mid = (lo + hi) >>> 1;
+			if (records[order[mid]].name.compareTo(name) < 0) {
+				lo = mid + 1;
+			} else {
+				hi = mid;
+			}
+		}
+		return lo;
 	}
 
 	/** Appends one central directory record. */
@@ -210,6 +239,7 @@ final class CentralDirectory {
 		private final FileChannel ch;
 		long cdOffset;
 		boolean cdChecked;
+		int[] nameOrder;
 
 		Parser(Path path, FileChannel ch) {
 			this.path = path;
@@ -330,7 +360,6 @@ final class CentralDirectory {
 			ByteBuffer cd = read(cdOffset, (int) cdSize);
 			checkCentralDirectoryCrc(tail, eocd, cd, cdOffset + cdSize, eocdPos);
 			EntryRecord[] recs = new EntryRecord[(int) entries];
-			Map<String, EntryRecord> seen = HashMap.newHashMap(recs.length);
 			CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
 					.onUnmappableCharacter(CodingErrorAction.REPORT);
 			int p = 0;
@@ -482,31 +511,41 @@ final class CentralDirectory {
 				} else {
 					r.chunks = method == ArchiveEntry.METHOD_STORED || csize == 0 ? 1 : 0;
 				}
-				if (seen.putIfAbsent(name, r) != null) {
-					throw bad("duplicate entry name", name, at);
-				}
 				recs[i] = r;
 				p += ZipFormat.CEN_LEN + n + e + c;
 			}
-			// a file or link may not be the parent of another entry (no writing through links, no conflicts)
+			nameOrder = nameOrder(recs);
+			for (int k = 1; k < nameOrder.length; k++) {
+				EntryRecord r = recs[nameOrder[k]];
+				if (r.name.equals(recs[nameOrder[k - 1]].name)) {
+					throw bad("duplicate entry name", r.name, r.localOffset);
+				}
+			}
+			checkNothingBelowFilesOrLinks(recs, nameOrder);
+			return recs;
+		}
+
+		/**
+		 * A file or link may not be the parent of another entry (no writing through links, no conflicts): the
+		 * folders above every entry, once each (a few per thousand entries), against the names of files and links.
+		 */
+		private void checkNothingBelowFilesOrLinks(EntryRecord[] recs, int[] order) throws ArchiveException {
+			Set<String> folders = new HashSet<>();
 			for (EntryRecord r : recs) {
 				String nm = r.name;
 				int end = nm.endsWith("/") ? nm.length() - 1 : nm.length();
 				int slash = nm.lastIndexOf('/', end - 1);
-				while (slash > 0) {
-					String parent = nm.substring(0, slash);
-					EntryRecord pr = seen.get(parent);
-					if (pr != null && pr.type != EntryType.DIRECTORY) {
-						throw bad("entry below a " + pr.type.name().toLowerCase() + " entry '" + parent + "'", nm,
-								r.localOffset);
-					}
-					if (seen.containsKey(parent + "/")) {
-						break; // the directory entry itself has been checked
-					}
+				while (slash > 0 && folders.add(nm.substring(0, slash))) {
 					slash = nm.lastIndexOf('/', slash - 1);
 				}
 			}
-			return recs;
+			for (EntryRecord r : recs) {
+				if (r.type != EntryType.DIRECTORY && folders.contains(r.name)) {
+					EntryRecord below = recs[order[firstAtLeast(recs, order, r.name + "/")]];
+					throw bad("entry below a " + r.type.name().toLowerCase() + " entry '" + r.name + "'", below.name,
+							below.localOffset);
+				}
+			}
 		}
 
 		private long z64(ByteBuffer cd, int q, int end, String name, long at) throws ArchiveException {

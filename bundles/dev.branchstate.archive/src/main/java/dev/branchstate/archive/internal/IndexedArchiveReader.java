@@ -35,6 +35,12 @@ public final class IndexedArchiveReader implements ArchiveReader {
 	private final Path path;
 	private volatile ArchiveBytes channel;
 	private final EntryRecord[] records;
+	/**
+	 * The indices of {@link #records} sorted by name (made by the parse, which finds duplicates in it): the names
+	 * under a prefix are one range of it, and a name is found by a binary search (4 bytes an entry, where a hash map
+	 * would take ten times that).
+	 */
+	private final int[] nameOrder;
 	/** The entries as the API gives them, made on the first call of {@link #entries()} (a restore needs none). */
 	private volatile List<ArchiveEntry> entries;
 	private final long centralDirectoryOffset;
@@ -43,13 +49,15 @@ public final class IndexedArchiveReader implements ArchiveReader {
 	private final int bufferSize;
 	private volatile boolean closed;
 
-	private IndexedArchiveReader(Path path, ArchiveBytes channel, EntryRecord[] records, long cdOffset,
-			boolean centralDirectoryChecked) {
+	private IndexedArchiveReader(Path path, ArchiveBytes channel, CentralDirectory.Parsed cd) {
+		EntryRecord[] records = cd.records();
+		long cdOffset = cd.offset();
 		this.path = path;
 		this.channel = channel;
 		this.records = records;
+		this.nameOrder = cd.nameOrder();
 		this.centralDirectoryOffset = cdOffset;
-		this.centralDirectoryChecked = centralDirectoryChecked;
+		this.centralDirectoryChecked = cd.checked();
 		int buf = DEFAULT_BUFFER;
 		for (EntryRecord r : records) {
 			if (r.chunked()) {
@@ -75,7 +83,7 @@ public final class IndexedArchiveReader implements ArchiveReader {
 		ArchiveBytes ch = ArchiveBytes.open(path);
 		try {
 			CentralDirectory.Parsed cd = CentralDirectory.read(path, ch);
-			return new IndexedArchiveReader(path, ch, cd.records(), cd.offset(), cd.checked());
+			return new IndexedArchiveReader(path, ch, cd);
 		} catch (IOException | RuntimeException | Error e) {
 			ch.close();
 			if (e instanceof ArchiveException || e instanceof Error) {
@@ -169,12 +177,6 @@ public final class IndexedArchiveReader implements ArchiveReader {
 	}
 
 	/**
-	 * Central-directory indices sorted by name, made on first use: the names under a prefix are one range of it,
-	 * and a name is found by a binary search (4 bytes an entry, where a hash map would take ten times that).
-	 */
-	private volatile int[] nameOrder;
-
-	/**
 	 * @return the central-directory indices of the records whose name starts with {@code prefix}, ascending: a
 	 *         binary search, not a scan (a restore asks once per derived folder of every project)
 	 */
@@ -184,8 +186,9 @@ public final class IndexedArchiveReader implements ArchiveReader {
 			Arrays.setAll(all, i -> i);
 			return all;
 		}
-		int[] order = nameOrder();
-		int lo = firstAtLeast(order, prefix); // every name that starts with the prefix follows, together
+		int[] order = nameOrder;
+		// every name that starts with the prefix follows, together
+		int lo = CentralDirectory.firstAtLeast(records, order, prefix);
 		int end = lo;
 		while (end < order.length && records[order[end]].name.startsWith(prefix)) {
 			end++;
@@ -195,37 +198,9 @@ public final class IndexedArchiveReader implements ArchiveReader {
 		return under;
 	}
 
-	private int[] nameOrder() {
-		int[] order = nameOrder;
-		if (order == null) {
-			Integer[] boxed = new Integer[records.length];
-			Arrays.setAll(boxed, i -> i);
-			Arrays.sort(boxed, (a, b) -> records[a].name.compareTo(records[b].name));
-			order = new int[boxed.length];
-			Arrays.setAll(order, i -> boxed[i]);
-			nameOrder = order;
-		}
-		return order;
-	}
-
-	/** @return the position in {@code order} of the first name that is not less than {@code name} */
-	private int firstAtLeast(int[] order, String name) {
-		int lo = 0;
-		int hi = order.length;
-		while (lo < hi) {
-			int mid = (lo + hi) >>> 1;
-			if (records[order[mid]].name.compareTo(name) < 0) {
-				lo = mid + 1;
-			} else {
-				hi = mid;
-			}
-		}
-		return lo;
-	}
-
 	EntryRecord record(String name) {
-		int[] order = nameOrder();
-		int at = firstAtLeast(order, name);
+		int[] order = nameOrder;
+		int at = CentralDirectory.firstAtLeast(records, order, name);
 		return at < order.length && records[order[at]].name.equals(name) ? records[order[at]] : null;
 	}
 

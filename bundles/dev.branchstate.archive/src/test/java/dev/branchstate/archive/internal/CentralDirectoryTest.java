@@ -92,4 +92,39 @@ class CentralDirectoryTest {
 					.hasMessageContaining("damaged central directory").hasMessageContaining(file.toString());
 		}
 	}
+
+	@Test
+	void anEntryBelowAFileOrALinkIsRefusedNamingBoth() throws Exception {
+		Path file = written(List.of(record("bin/", EntryType.DIRECTORY, 0, 0, 0, 0),
+				record("bin/x", EntryType.SYMLINK, 100, 3, 3, 7), record("bin/a.class", EntryType.FILE, 200, 10, 10, 1),
+				record("bin/x/y.class", EntryType.FILE, 300, 10, 10, 1)));
+		try (FileChannel ch = FileChannel.open(file)) {
+			assertThatThrownBy(() -> CentralDirectory.read(file, ch)).isInstanceOf(ArchiveException.class)
+					.hasMessageContaining("entry below a symlink entry 'bin/x'").hasMessageContaining("bin/x/y.class");
+		}
+	}
+
+	@Test
+	void aNameTwiceIsRefused() throws Exception {
+		Path file = written(List.of(record("bin/a.class", EntryType.FILE, 0, 10, 10, 1),
+				record("bin/b.class", EntryType.FILE, 100, 10, 10, 1), record("bin/a.class", EntryType.FILE, 200, 10, 10, 1)));
+		try (FileChannel ch = FileChannel.open(file)) {
+			assertThatThrownBy(() -> CentralDirectory.read(file, ch)).isInstanceOf(ArchiveException.class)
+					.hasMessageContaining("duplicate entry name").hasMessageContaining("bin/a.class");
+		}
+	}
+
+	@Test
+	void theNameOrderIsSortedAndTheDirectoryOrderKept() throws Exception {
+		Path file = written(List.of(record("b/", EntryType.DIRECTORY, 0, 0, 0, 0),
+				record("b/z.class", EntryType.FILE, 100, 10, 10, 1), record("a.txt", EntryType.FILE, 200, 10, 10, 1),
+				record("b/m.class", EntryType.FILE, 300, 10, 10, 1)));
+		CentralDirectory.Parsed parsed;
+		try (FileChannel ch = FileChannel.open(file)) {
+			parsed = CentralDirectory.read(file, ch);
+		}
+		assertThat(java.util.Arrays.stream(parsed.records()).map(r -> r.name)).containsExactly("b/", "b/z.class",
+				"a.txt", "b/m.class");
+		assertThat(parsed.nameOrder()).containsExactly(2, 0, 3, 1);
+	}
 }
