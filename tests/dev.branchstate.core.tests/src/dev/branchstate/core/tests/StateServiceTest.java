@@ -14,6 +14,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.eclipse.core.resources.IFile;
+import org.eclipse.core.resources.IFolder;
 import org.eclipse.core.resources.IMarker;
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.resources.IResource;
@@ -241,6 +242,49 @@ class StateServiceTest {
 		assertThat(f.events(StateEvent.Kind.FAILED)).isEmpty();
 		assertThatThrownBy(() -> f.service.verify(saved, null)).as("the whole archive is still damaged")
 				.hasMessageContaining("big.class");
+	}
+
+	/**
+	 * Issue 13: a restore that changes a few files of an output folder the workspace knows refreshes only what it
+	 * changed (not a walk of the folder); the workspace ends in sync with the disk all the same.
+	 */
+	@Test
+	void aRestoreThatChangesFewFilesLeavesTheWorkspaceInSyncWithTheDisk() throws Exception {
+		Map<String, byte[]> files = new java.util.HashMap<>();
+		for (int i = 0; i < 100; i++) {
+			files.put("pkg/F" + i + ".class", Fixtures.random(200 + i, i));
+		}
+		for (int i = 0; i < 3; i++) {
+			files.put("other/deep/G" + i + ".class", Fixtures.random(300, 100 + i));
+		}
+		IFolder bin = f.output(files);
+		StateInfo saved = f.service.save(f.gitDir(), new NullProgressMonitor());
+		Files.write(f.workTree.resolve("bin/pkg/F1.class"), Fixtures.random(999, 99)); // differs
+		Files.delete(f.workTree.resolve("bin/pkg/F2.class")); // missing
+		Files.write(f.workTree.resolve("bin/pkg/stale.class"), new byte[] { 1 }); // not in the state
+		Files.createDirectories(f.workTree.resolve("bin/gone/sub"));
+		Files.write(f.workTree.resolve("bin/gone/sub/x.class"), new byte[] { 2 }); // a folder not in the state
+		try (var walk = Files.walk(f.workTree.resolve("bin/other"))) { // a folder of the state missing
+			for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+				Files.delete(p);
+			}
+		}
+		bin.refreshLocal(IResource.DEPTH_INFINITE, null);
+
+		RestoreResult result = f.service.restore(f.gitDir(), saved.commitId(), new NullProgressMonitor());
+
+		assertThat(result.filesWritten()).isEqualTo(5);
+		assertThat(Fixtures.files(f.workTree.resolve("bin"))).containsExactlyInAnyOrderElementsOf(files.keySet());
+		assertThat(bin.isSynchronized(IResource.DEPTH_INFINITE)).isTrue();
+		List<String> known = new java.util.ArrayList<>();
+		bin.accept(r -> {
+			if (r.getType() == IResource.FILE) {
+				known.add(r.getProjectRelativePath().makeRelativeTo(bin.getProjectRelativePath()).toString());
+			}
+			return true;
+		});
+		assertThat(known).containsExactlyInAnyOrderElementsOf(files.keySet());
+		assertThat(bin.getFolder("gone").exists()).isFalse();
 	}
 
 	/**

@@ -19,9 +19,11 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
 import org.eclipse.core.resources.IContainer;
@@ -177,6 +179,7 @@ public final class DerivedResourcesContributor implements IStateContributor {
 		List<Root> safe = roots.safe();
 		sub.worked(1);
 		List<Root> toRefresh = new ArrayList<>();
+		Map<Root, IRestoreContext.ExtractResult> changes = new LinkedHashMap<>();
 		try {
 			SubMonitor loop = sub.split(15).setWorkRemaining(Math.max(1, safe.size()));
 			for (Root root : safe) {
@@ -190,11 +193,12 @@ public final class DerivedResourcesContributor implements IStateContributor {
 					if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
 						Files.delete(target);
 					}
-					if (context.extract(TREE + root.path() + '/', target, true).changedNothing() && folderBefore
-							&& project.getFolder(root.path()).exists()) {
-						// the disk already held the state and the workspace knows the folder: no refresh of it (a
-						// walk of every file), only the derived flag
+					IRestoreContext.ExtractResult result = context.extract(TREE + root.path() + '/', target, true);
+					if (folderBefore && project.getFolder(root.path()).exists() && fewChanges(result)) {
+						// the workspace knows the folder: no refresh of it (a walk of every file), only of what the
+						// extraction changed, and the derived flag
 						toRefresh.remove(root);
+						changes.put(root, result);
 					}
 				} else {
 					restoreFile(context, TREE + root.path(), target);
@@ -210,8 +214,78 @@ public final class DerivedResourcesContributor implements IStateContributor {
 			throw new CoreException(Status.error(NLS.bind(Messages.Contributors_failed, ID, project.getName()), e));
 		}
 		refresh(project, toRefresh, saved, sub.split(3));
+		for (Map.Entry<Root, IRestoreContext.ExtractResult> c : changes.entrySet()) {
+			refreshChanged(project.getFolder(c.getKey().path()), c.getValue());
+		}
 		markDerived(project, safe.stream().filter(r -> !toRefresh.contains(r)).toList(), saved, sub.split(1));
 	}
+
+	/**
+	 * @return whether refreshing what an extraction changed one by one is cheaper than a refresh of the whole folder
+	 *         (which stats every file): up to one file in eight changed
+	 */
+	private static boolean fewChanges(IRestoreContext.ExtractResult r) {
+		long changed = (long) r.written().size() + r.deleted().size() + r.createdFolders().size();
+		return changed * 8 <= r.unchanged() + r.written().size();
+	}
+
+	/**
+	 * Brings the workspace in line with what an extraction into {@code folder} changed: each folder it created
+	 * (with what it holds), each file it wrote outside those, each file or folder it deleted; the rest of the folder
+	 * was identical on disk and in the workspace.
+	 */
+	private static void refreshChanged(IContainer folder, IRestoreContext.ExtractResult r) throws CoreException {
+		Set<String> created = new HashSet<>(r.createdFolders());
+		Set<IContainer> walked = new HashSet<>();
+		for (String c : r.createdFolders()) {
+			if (!created.contains(parentOf(c))) { // the topmost ones: a walk takes in what they hold
+				refreshFrom(folder.getFolder(IPath.fromPortableString(c)), walked);
+			}
+		}
+		for (String w : r.written()) {
+			String parent = parentOf(w);
+			while (!parent.isEmpty() && !created.contains(parent)) {
+				parent = parentOf(parent);
+			}
+			if (parent.isEmpty()) { // not inside a created folder
+				refreshFrom(folder.getFile(IPath.fromPortableString(w)), walked);
+			}
+		}
+		for (String d : r.deleted()) {
+			IPath path = IPath.fromPortableString(d);
+			IResource gone = d.endsWith("/") ? folder.getFolder(path) : folder.getFile(path); //$NON-NLS-1$
+			if (gone.getParent().exists()) {
+				gone.refreshLocal(IResource.DEPTH_ZERO, null);
+			}
+		}
+	}
+
+	/** @return the folder that holds a name relative to a root ("a/b/" for "a/b/c" and "a/b/c/"), "" at the root */
+	private static String parentOf(String name) {
+		int end = name.endsWith("/") ? name.length() - 1 : name.length(); //$NON-NLS-1$
+		int slash = name.lastIndexOf('/', end - 1);
+		return slash < 0 ? "" : name.substring(0, slash + 1); //$NON-NLS-1$
+	}
+
+	/**
+	 * Refreshes one resource, or, when the workspace does not know its folder (out of sync before the restore), the
+	 * nearest folder it knows, with all it holds (once).
+	 */
+	private static void refreshFrom(IResource resource, Set<IContainer> walked) throws CoreException {
+		IContainer parent = resource.getParent();
+		if (parent.exists()) {
+			resource.refreshLocal(resource.getType() == IResource.FILE ? IResource.DEPTH_ZERO : IResource.DEPTH_INFINITE,
+					null);
+			return;
+		}
+		while (!parent.getParent().exists()) {
+			parent = parent.getParent();
+		}
+		if (walked.add(parent)) {
+			parent.refreshLocal(IResource.DEPTH_INFINITE, null);
+		}
+	}
+
 
 	/** Marks restored roots that needed no refresh derived (as {@link #refresh} does for the others). */
 	private static void markDerived(IProject project, List<Root> roots, List<Root> saved, SubMonitor monitor)
