@@ -244,6 +244,20 @@ class StateServiceTest {
 				.hasMessageContaining("big.class");
 	}
 
+	/** Markers already those of the state are left as they are: no delete and create, no marker delta. */
+	@Test
+	void markersAlreadyThoseOfTheStateAreLeftAsTheyAre() throws Exception {
+		f.output(Map.of("A.class", Fixtures.random(100, 1)));
+		IMarker marker = f.problem("src/A.java", "error in A", 3);
+		List<String> markers = f.problems();
+		StateInfo saved = f.service.save(f.gitDir(), new NullProgressMonitor());
+
+		f.service.restore(f.gitDir(), saved.commitId(), new NullProgressMonitor());
+
+		assertThat(f.problems()).isEqualTo(markers);
+		assertThat(marker.exists()).as("the same marker, not a new one with the same attributes").isTrue();
+	}
+
 	/**
 	 * Issue 13: a restore that changes a few files of an output folder the workspace knows refreshes only what it
 	 * changed (not a walk of the folder); the workspace ends in sync with the disk all the same.

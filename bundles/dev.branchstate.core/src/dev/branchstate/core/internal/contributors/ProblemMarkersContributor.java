@@ -85,11 +85,16 @@ public final class ProblemMarkersContributor implements IStateContributor {
 					Status.error(NLS.bind(Messages.Contributors_markersCorrupt, project.getName()), e));
 		}
 		sub.worked(1);
-		List<MarkerData> before = collect(project);
+		// one walk of the project's resources (findMarkers visits every one) for what is there and its deletion
+		IMarker[] current = project.findMarkers(IMarker.PROBLEM, true, IResource.DEPTH_INFINITE);
+		List<MarkerData> before = data(current);
+		if (before.equals(restored)) {
+			return; // the markers are those of the state already (creation times included): no marker delta
+		}
 		try {
-			replace(project, restored);
+			replace(project, current, restored);
 		} catch (CoreException | RuntimeException e) {
-			replace(project, before);
+			replace(project, project.findMarkers(IMarker.PROBLEM, true, IResource.DEPTH_INFINITE), before);
 			throw e;
 		}
 		sub.worked(2);
@@ -97,8 +102,12 @@ public final class ProblemMarkersContributor implements IStateContributor {
 
 	/** @return the persistent problem markers of the project as data */
 	static List<MarkerData> collect(IProject project) throws CoreException {
+		return data(project.findMarkers(IMarker.PROBLEM, true, IResource.DEPTH_INFINITE));
+	}
+
+	private static List<MarkerData> data(IMarker[] markers) throws CoreException {
 		List<MarkerData> result = new ArrayList<>();
-		for (IMarker marker : project.findMarkers(IMarker.PROBLEM, true, IResource.DEPTH_INFINITE)) {
+		for (IMarker marker : markers) {
 			if (!persistent(marker)) {
 				continue;
 			}
@@ -110,8 +119,9 @@ public final class ProblemMarkersContributor implements IStateContributor {
 		return result;
 	}
 
-	private static void replace(IProject project, List<MarkerData> markers) throws CoreException {
-		for (IMarker marker : project.findMarkers(IMarker.PROBLEM, true, IResource.DEPTH_INFINITE)) {
+	/** Deletes the persistent ones of {@code existing} and creates {@code markers}. */
+	private static void replace(IProject project, IMarker[] existing, List<MarkerData> markers) throws CoreException {
+		for (IMarker marker : existing) {
 			if (persistent(marker)) {
 				marker.delete();
 			}
