@@ -388,11 +388,15 @@ final class CentralDirectory {
 				byte[] nameBytes = new byte[n];
 				cd.get(p + ZipFormat.CEN_LEN, nameBytes);
 				String name;
-				try {
-					CharBuffer cb = utf8.decode(ByteBuffer.wrap(nameBytes));
-					name = cb.toString();
-				} catch (CharacterCodingException ex) {
-					throw bad("entry name is not valid UTF-8", null, at);
+				if (ascii(nameBytes)) { // most names: copied as they are, no decoder
+					name = new String(nameBytes, StandardCharsets.ISO_8859_1);
+				} else {
+					try {
+						CharBuffer cb = utf8.decode(ByteBuffer.wrap(nameBytes));
+						name = cb.toString();
+					} catch (CharacterCodingException ex) {
+						throw bad("entry name is not valid UTF-8", null, at);
+					}
 				}
 				boolean unix = (madeBy >> 8) == 3;
 				int unixMode = unix ? (attrs >>> 16) : 0;
@@ -416,7 +420,7 @@ final class CentralDirectory {
 				// extra fields
 				int x = p + ZipFormat.CEN_LEN + n;
 				int xEnd = x + e;
-				FileTime mtime = null;
+				long mtime = Long.MIN_VALUE; // NTFS time (100 ns since 1601), when the entry has one
 				FileTime utTime = null;
 				int chunkSize = 0;
 				int[] chunkCsize = null;
@@ -449,7 +453,7 @@ final class CentralDirectory {
 								int tag = Short.toUnsignedInt(cd.getShort(q));
 								int tlen = Short.toUnsignedInt(cd.getShort(q + 2));
 								if (tag == 1 && tlen >= 8 && q + 4 + 8 <= d + len) {
-									mtime = ZipFormat.fromNtfs(cd.getLong(q + 4));
+									mtime = cd.getLong(q + 4);
 								}
 								q += 4 + tlen;
 							}
@@ -494,8 +498,8 @@ final class CentralDirectory {
 				if (type == EntryType.DIRECTORY && size != 0) {
 					throw bad("directory entry with data", name, at);
 				}
-				EntryRecord r = new EntryRecord(name, nameBytes, type, mode,
-						mtime != null ? mtime : utTime != null ? utTime : ZipFormat.fromDos(dos));
+				EntryRecord r = new EntryRecord(name, nameBytes, type, mode, mtime != Long.MIN_VALUE ? mtime
+						: ZipFormat.toNtfs(utTime != null ? utTime : ZipFormat.fromDos(dos)));
 				r.method = method;
 				r.crc = crc;
 				r.size = size;
@@ -531,21 +535,42 @@ final class CentralDirectory {
 		 */
 		private void checkNothingBelowFilesOrLinks(EntryRecord[] recs, int[] order) throws ArchiveException {
 			Set<String> folders = new HashSet<>();
+			String last = ""; // the folder of the entry before: most entries share it (written folder by folder)
 			for (EntryRecord r : recs) {
 				String nm = r.name;
 				int end = nm.endsWith("/") ? nm.length() - 1 : nm.length();
 				int slash = nm.lastIndexOf('/', end - 1);
-				while (slash > 0 && folders.add(nm.substring(0, slash))) {
+				if (slash <= 0 || slash == last.length() && nm.startsWith(last)) {
+					continue;
+				}
+				last = nm.substring(0, slash);
+				for (String folder = last; folders.add(folder);) {
 					slash = nm.lastIndexOf('/', slash - 1);
+					if (slash <= 0) {
+						break;
+					}
+					folder = nm.substring(0, slash);
 				}
 			}
-			for (EntryRecord r : recs) {
-				if (r.type != EntryType.DIRECTORY && folders.contains(r.name)) {
-					EntryRecord below = recs[order[firstAtLeast(recs, order, r.name + "/")]];
+			for (String folder : folders) {
+				int at = firstAtLeast(recs, order, folder);
+				EntryRecord r = at < order.length ? recs[order[at]] : null;
+				if (r != null && r.name.equals(folder) && r.type != EntryType.DIRECTORY) {
+					EntryRecord below = recs[order[firstAtLeast(recs, order, folder + "/")]];
 					throw bad("entry below a " + r.type.name().toLowerCase() + " entry '" + r.name + "'", below.name,
 							below.localOffset);
 				}
 			}
+		}
+
+
+		private static boolean ascii(byte[] bytes) {
+			for (byte b : bytes) {
+				if (b < 0) {
+					return false;
+				}
+			}
+			return true;
 		}
 
 		private long z64(ByteBuffer cd, int q, int end, String name, long at) throws ArchiveException {

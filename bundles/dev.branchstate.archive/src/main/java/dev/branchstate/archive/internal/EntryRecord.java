@@ -35,12 +35,17 @@ final class EntryRecord {
 	long regionEnd = -1;
 
 	EntryRecord(String name, byte[] nameBytes, EntryType type, int mode, FileTime mtime) {
+		this(name, nameBytes, type, mode, ZipFormat.toNtfs(mtime));
+	}
+
+	/** @param mtimeNtfs the modification time in 100 ns units since 1601 */
+	EntryRecord(String name, byte[] nameBytes, EntryType type, int mode, long mtimeNtfs) {
 		this.name = name;
 		this.nameLength = nameBytes.length;
 		this.nonAsciiName = nameBytes.length == name.length() ? null : nameBytes;
 		this.type = type;
 		this.mode = mode;
-		this.mtimeNtfs = ZipFormat.toNtfs(mtime);
+		this.mtimeNtfs = mtimeNtfs;
 	}
 
 	/** @return the name in UTF-8 (for ASCII names a new copy: the index keeps only the string) */
