@@ -3,7 +3,6 @@ package dev.branchstate.archive.internal;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -246,19 +245,24 @@ final class TargetTree {
 
 	private static void mirror(Path dir, String rel, Map<String, Boolean> expected, List<String> removed)
 			throws IOException {
-		List<Path> children = new ArrayList<>();
-		try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
-			stream.forEach(children::add);
+		// the names alone (java.io): no Path made for the children that are expected, most of them
+		String[] names = dir.toFile().list();
+		if (names == null) {
+			throw new IOException("cannot list the folder " + dir);
 		}
-		for (Path child : children) {
-			String childRel = rel.isEmpty() ? child.getFileName().toString() : rel + '/' + child.getFileName();
+		for (String name : names) {
+			String childRel = rel.isEmpty() ? name : rel + '/' + name;
 			Boolean folder = expected.get(childRel);
 			if (folder == null) {
+				Path child = dir.resolve(name);
 				boolean isFolder = Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS);
 				deleteTree(child);
 				removed.add(isFolder ? childRel + "/" : childRel);
-			} else if (folder.booleanValue() && Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS)) {
-				mirror(child, childRel, expected, removed);
+			} else if (folder.booleanValue()) {
+				Path child = dir.resolve(name);
+				if (Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS)) {
+					mirror(child, childRel, expected, removed);
+				}
 			}
 		}
 	}
