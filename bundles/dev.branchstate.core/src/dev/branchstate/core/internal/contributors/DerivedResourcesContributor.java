@@ -61,7 +61,9 @@ import dev.branchstate.core.internal.Messages;
  * Archive layout of its part: {@code roots} (one line per root: {@code D<TAB>path} or {@code F<TAB>path},
  * project-relative) and {@code tree/<path>...} (the files). Restore is differential and mirrors each folder root
  * (only differing files written, stale files removed), removes current derived roots that the state does not
- * have, then refreshes the roots and marks them derived. A root that holds a Git-tracked file is never saved,
+ * have, then refreshes the roots and marks them derived: a folder the workspace knows, where the extraction changed
+ * up to one file in eight, only at what the extraction changed (a refresh of the whole folder stats every file), the
+ * others whole. A root that holds a Git-tracked file is never saved,
  * written or deleted. On failure or cancel the roots being restored are emptied so that builders rebuild them.
  */
 public final class DerivedResourcesContributor implements IStateContributor {
