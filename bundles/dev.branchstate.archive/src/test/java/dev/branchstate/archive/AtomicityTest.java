@@ -96,14 +96,20 @@ class AtomicityTest {
 		assertThat(tmp.resolve("t.zip")).doesNotExist();
 	}
 
-	@Test
-	void canceledExtractionLeavesNoPartialFileUnderAFinalName() throws Exception {
-		Path src = TestTrees.sample(tmp.resolve("src"), 100, 3_000_000);
+	/** @return s.zip of the tree, in 64 KiB chunks: many tasks, so that a cancel meets some running */
+	private Path packedInSmallChunks(Path src) throws IOException {
 		Path zip = tmp.resolve("s.zip");
 		try (ArchiveWriter w = Archives.newWriter(zip, WriteOptions.defaults().withChunkSize(64 << 10))) {
 			w.addTree(src, "", TreeFilter.ALL);
 			w.commit();
 		}
+		return zip;
+	}
+
+	@Test
+	void canceledExtractionLeavesNoPartialFileUnderAFinalName() throws Exception {
+		Path src = TestTrees.sample(tmp.resolve("src"), 100, 3_000_000);
+		Path zip = packedInSmallChunks(src);
 		Path out = tmp.resolve("out");
 		AtomicInteger polls = new AtomicInteger();
 		try (ArchiveReader r = Archives.open(zip)) {
@@ -126,11 +132,7 @@ class AtomicityTest {
 	@Test
 	void noWorkerThreadOutlivesACanceledWriteOrExtraction() throws Exception {
 		Path src = TestTrees.sample(tmp.resolve("src"), 100, 2_000_000);
-		Path zip = tmp.resolve("s.zip");
-		try (ArchiveWriter w = Archives.newWriter(zip, WriteOptions.defaults().withChunkSize(64 << 10))) {
-			w.addTree(src, "", TreeFilter.ALL);
-			w.commit();
-		}
+		Path zip = packedInSmallChunks(src);
 		AtomicInteger polls = new AtomicInteger();
 		try (ArchiveWriter w = Archives.newWriter(tmp.resolve("t.zip"), WriteOptions.defaults()
 				.withChunkSize(64 << 10).withCancel(() -> polls.incrementAndGet() > 50))) {
