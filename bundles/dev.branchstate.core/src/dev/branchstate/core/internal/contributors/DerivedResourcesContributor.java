@@ -288,7 +288,6 @@ public final class DerivedResourcesContributor implements IStateContributor {
 		}
 	}
 
-
 	/** Marks restored roots that needed no refresh derived (as {@link #refresh} does for the others). */
 	private static void markDerived(IProject project, List<Root> roots, List<Root> saved, SubMonitor monitor)
 			throws CoreException {
