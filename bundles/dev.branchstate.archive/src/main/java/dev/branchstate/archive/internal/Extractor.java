@@ -8,9 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32;
@@ -54,6 +52,8 @@ final class Extractor {
 	private final AtomicLong skipped = new AtomicLong();
 	private final AtomicLong bytesWritten = new AtomicLong();
 	private WorkerPool<ZstdDecompressCtx> workers;
+	/** whether an entry was left out of the target (an unsafe link skipped): the mirror then looks up every name */
+	private boolean linksLeftOut;
 	private final List<EntryRecord> smallFiles = new ArrayList<>();
 	private int prefixLength;
 	/** verify mode: the name prefixes of the entries to check; {@code null} when extracting */
@@ -678,6 +678,7 @@ final class Extractor {
 		Path linkTarget = root.getFileSystem().getPath(target);
 		if (!tree.contains(rel, linkTarget)) {
 			if (options.skipUnsafeLinks()) {
+				linksLeftOut = true;
 				skipped.incrementAndGet();
 				progress.entryDone(0);
 				return;
@@ -691,27 +692,15 @@ final class Extractor {
 	}
 
 	/**
-	 * Deletes what the target holds that the selected entries do not: a walk of the target's folders that reads each
-	 * folder's names and looks them up, with one stat per folder and per name the state lacks (not per file: the
-	 * files the state has were written or compared already). Links are never followed.
+	 * Deletes what the target holds that the selected entries do not: a walk of the target's folders that compares
+	 * each folder's listing with what it is to hold ({@link ExpectedTree}); no stat per file, links never followed.
 	 */
 	private List<String> mirror(List<EntryRecord> selected, String prefix) throws IOException {
-		Map<String, Boolean> expected = new HashMap<>(selected.size() * 2); // relative name → is a folder
-		for (EntryRecord r : selected) {
-			String rel = r.name.substring(prefix.length());
-			boolean folder = rel.endsWith("/");
-			if (folder) {
-				rel = rel.substring(0, rel.length() - 1);
-			}
-			expected.put(rel, Boolean.valueOf(folder));
-			int slash = rel.lastIndexOf('/');
-			while (slash > 0) {
-				if (expected.put(rel.substring(0, slash), Boolean.TRUE) != null) {
-					break;
-				}
-				slash = rel.lastIndexOf('/', slash - 1);
-			}
-		}
-		return tree.mirror(expected);
+		ExpectedTree expected = new ExpectedTree(prefix, () -> selected.stream().map(r -> r.name).iterator(), name -> {
+			EntryRecord r = reader.record(name);
+			return r != null && r.type != EntryType.DIRECTORY;
+		});
+		return tree.mirror(expected, !linksLeftOut);
 	}
+
 }

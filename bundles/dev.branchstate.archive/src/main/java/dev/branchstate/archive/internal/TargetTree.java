@@ -18,7 +18,6 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -229,40 +228,45 @@ final class TargetTree {
 	}
 
 	/**
-	 * Deletes what the tree holds beyond {@code expected}: a walk of the folders that reads each folder's names and
-	 * looks them up, with one stat per folder and per name not expected (not per file). Links are never followed.
+	 * Deletes what the tree holds beyond {@code expected}: a walk of the folders that lists each folder's names and,
+	 * when {@code complete}, compares their count with the expected one; only a folder whose count differs has its
+	 * names looked up. One stat per expected sub-folder and per name not expected, none per file. Links are never
+	 * followed.
 	 *
-	 * @param expected every name to keep (no trailing slash, parents included) → whether it is a folder
+	 * @param complete whether every expected name is in the tree (the extraction wrote them all): then a folder that
+	 *                 holds as many names as expected holds nothing else
 	 * @return the names deleted (folders with a trailing '/'), each folder once for its whole tree
 	 */
-	List<String> mirror(Map<String, Boolean> expected) throws IOException {
+	List<String> mirror(ExpectedTree expected, boolean complete) throws IOException {
 		List<String> removed = new ArrayList<>();
 		if (Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS)) {
-			mirror(root, "", expected, removed);
+			mirror(root, "", expected.root(), expected, complete, removed);
 		}
 		return removed;
 	}
 
-	private static void mirror(Path dir, String rel, Map<String, Boolean> expected, List<String> removed)
-			throws IOException {
+	private static void mirror(Path dir, String rel, String key, ExpectedTree expected, boolean complete,
+			List<String> removed) throws IOException {
+		ExpectedTree.Folder folder = expected.get(key);
 		// the names alone (java.io): no Path made for the children that are expected, most of them
 		String[] names = dir.toFile().list();
 		if (names == null) {
 			throw new IOException("cannot list the folder " + dir);
 		}
-		for (String name : names) {
+		boolean onlyExpected = complete && names.length == folder.names();
+		for (String name : onlyExpected ? folder.folders.toArray(new String[0]) : names) {
 			String childRel = rel.isEmpty() ? name : rel + '/' + name;
-			Boolean folder = expected.get(childRel);
-			if (folder == null) {
+			String childKey = expected.child(key, name);
+			if (folder.folders.contains(name)) {
+				Path child = dir.resolve(name);
+				if (Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS)) {
+					mirror(child, childRel, childKey, expected, complete, removed);
+				}
+			} else if (!expected.isFile(childKey)) {
 				Path child = dir.resolve(name);
 				boolean isFolder = Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS);
 				deleteTree(child);
 				removed.add(isFolder ? childRel + "/" : childRel);
-			} else if (folder.booleanValue()) {
-				Path child = dir.resolve(name);
-				if (Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS)) {
-					mirror(child, childRel, expected, removed);
-				}
 			}
 		}
 	}

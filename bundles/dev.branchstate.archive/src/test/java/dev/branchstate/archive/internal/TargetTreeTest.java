@@ -8,7 +8,10 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-import java.util.Map;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -123,12 +126,42 @@ class TargetTreeTest {
 		Files.writeString(root.resolve("keep/Old.class"), "old");
 		Files.createSymbolicLink(root.resolve("keep/out"), outside);
 
-		var removed = tree.mirror(Map.of("keep", Boolean.TRUE, "keep/A.class", Boolean.FALSE));
+		var removed = tree.mirror(expected("keep/", "keep/A.class"), true);
 
 		assertThat(removed).containsExactlyInAnyOrder("stale/", "keep/Old.class", "keep/out");
 		assertThat(root.resolve("keep/A.class")).exists();
 		assertThat(root.resolve("stale")).doesNotExist();
 		assertThat(Files.exists(root.resolve("keep/out"), LinkOption.NOFOLLOW_LINKS)).isFalse();
 		assertThat(Files.readString(outside.resolve("secret"))).isEqualTo("keep");
+	}
+
+	private static ExpectedTree expected(String... names) {
+		Set<String> files = Arrays.stream(names).filter(n -> !n.endsWith("/")).collect(Collectors.toSet());
+		return new ExpectedTree("", Arrays.asList(names), files::contains);
+	}
+
+	@Test
+	void mirrorFindsWhatIsNotExpectedBelowFoldersThatHoldAsManyNamesAsExpected() throws Exception {
+		for (String f : List.of("a/x.class", "a/b/y.class", "a/b/z.class")) {
+			tree.writeFile(f, bytes("1"), file(f, 1));
+		}
+
+		// root holds 1 name as expected, a/ 2 (x.class and b/): only a/b/ is looked at name by name
+		var removed = tree.mirror(expected("a/x.class", "a/b/y.class"), true);
+
+		assertThat(removed).containsExactly("a/b/z.class");
+		assertThat(root.resolve("a/b/y.class")).exists();
+		assertThat(root.resolve("a/x.class")).exists();
+	}
+
+	@Test
+	void mirrorLooksUpEveryNameWhenAnExpectedNameMayBeMissing() throws Exception {
+		tree.writeFile("a.class", bytes("1"), file("a.class", 1));
+		tree.writeFile("extra.class", bytes("1"), file("extra.class", 1));
+
+		// 2 names, 2 expected, but link.jar (say an unsafe link left out) is not there: extra.class is
+		var removed = tree.mirror(expected("a.class", "link.jar"), false);
+
+		assertThat(removed).containsExactly("extra.class");
 	}
 }
