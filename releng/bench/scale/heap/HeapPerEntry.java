@@ -41,7 +41,6 @@ public class HeapPerEntry {
 		long t = System.nanoTime();
 		try (ArchiveReader reader = Archives.open(Path.of(args[0]))) {
 			long openMs = (System.nanoTime() - t) / 1_000_000;
-			reader.entries("no such prefix/"); // the name order, made on first lookup
 			long peak = peak(); // (a sum of the pools' peaks: an upper bound of the heap's peak)
 			long after = live();
 			int n = reader.entries().size(); // (the API's entry list: made on demand, after the measure)

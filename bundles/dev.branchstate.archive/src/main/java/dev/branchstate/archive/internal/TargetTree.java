@@ -55,10 +55,6 @@ final class TargetTree {
 		this.root = root;
 	}
 
-	Path root() {
-		return root;
-	}
-
 	Path resolve(String rel) {
 		return root.resolve(rel);
 	}

@@ -235,9 +235,4 @@ final class WorkerPool<C extends AutoCloseable> implements AutoCloseable {
 			contexts.clear();
 		}
 	}
-
-	/** @return whether {@link #close()} was called */
-	boolean closed() {
-		return closed;
-	}
 }
