@@ -59,6 +59,34 @@ class DifferentialTest {
 	}
 
 	@Test
+	void aFolderIsGivenItsTimeOnlyWhenTheExtractionWritesIntoIt() throws Exception {
+		Path src = TestTrees.sample(tmp.resolve("src"), 20, 100_000);
+		Path zip = pack(src, tmp.resolve("a.zip"), null);
+		Path out = tmp.resolve("out");
+		try (ArchiveReader r = Archives.open(zip)) {
+			r.extract(out, ExtractOptions.defaults().withPrefix("c/p/"));
+			FileTime archived = Files.getLastModifiedTime(out.resolve("src/pkg"));
+			assertThat(archived).isEqualTo(r.entry("c/p/src/pkg/").orElseThrow().lastModified());
+			FileTime other = FileTime.fromMillis(archived.toMillis() - 86_400_000L);
+			Files.setLastModifiedTime(out.resolve("src/pkg"), other);
+			Files.setLastModifiedTime(out.resolve("src/pkg/sub"), other);
+
+			// nothing differs: no folder's metadata is changed
+			ExtractOptions differential = ExtractOptions.defaults().withPrefix("c/p/").withDifferential(true);
+			assertThat(r.extract(out, differential).written()).isEmpty();
+			assertThat(Files.getLastModifiedTime(out.resolve("src/pkg"))).isEqualTo(other);
+			assertThat(Files.getLastModifiedTime(out.resolve("src/pkg/sub"))).isEqualTo(other);
+
+			// a file written into src/pkg: that folder gets the archive's time, its untouched sub-folder does not
+			Files.writeString(out.resolve("src/pkg/F2.java"), "changed");
+			assertThat(r.extract(out, differential).written()).containsExactly("src/pkg/F2.java");
+			assertThat(Files.getLastModifiedTime(out.resolve("src/pkg"))).isEqualTo(archived);
+			assertThat(Files.getLastModifiedTime(out.resolve("src/pkg/sub"))).isEqualTo(other);
+			TestTrees.assertSameTree(src, out);
+		}
+	}
+
+	@Test
 	void verifyContentCatchesSameSizeSameTimeEdits() throws Exception {
 		Path src = TestTrees.sample(tmp.resolve("src"), 5, 100_000);
 		Path zip = pack(src, tmp.resolve("a.zip"), null);

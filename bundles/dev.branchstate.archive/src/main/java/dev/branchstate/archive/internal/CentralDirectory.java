@@ -15,6 +15,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 import dev.branchstate.archive.ArchiveEntry;
 import dev.branchstate.archive.ArchiveException;
@@ -30,6 +31,9 @@ final class CentralDirectory {
 
 	/** Central directories above this size are refused (about 8 million entries). */
 	static final long MAX_SIZE = 1L << 30;
+
+	/** Records per slice of a parse in parallel, at least. */
+	private static final int PARSE_SLICE = 8192;
 
 	/**
 	 * What the reader found: the entries in central directory order, their indices in name order, where the directory
@@ -67,7 +71,7 @@ final class CentralDirectory {
 	static int[] nameOrder(EntryRecord[] records) {
 		Integer[] boxed = new Integer[records.length];
 		Arrays.setAll(boxed, i -> i);
-		Arrays.sort(boxed, (a, b) -> records[a].name.compareTo(records[b].name));
+		Arrays.parallelSort(boxed, (a, b) -> records[a].name.compareTo(records[b].name));
 		int[] order = new int[boxed.length];
 		Arrays.setAll(order, i -> boxed[i]);
 		return order;
@@ -359,165 +363,9 @@ final class CentralDirectory {
 			}
 			ByteBuffer cd = read(cdOffset, (int) cdSize);
 			checkCentralDirectoryCrc(tail, eocd, cd, cdOffset + cdSize, eocdPos);
+			int[] starts = recordStarts(cd, (int) entries);
 			EntryRecord[] recs = new EntryRecord[(int) entries];
-			CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-					.onUnmappableCharacter(CodingErrorAction.REPORT);
-			int p = 0;
-			for (int i = 0; i < recs.length; i++) {
-				long at = cdOffset + p;
-				if (p > cdSize - ZipFormat.CEN_LEN || cd.getInt(p) != ZipFormat.CEN_SIG) {
-					throw bad("bad central directory record " + i, null, at);
-				}
-				int madeBy = Short.toUnsignedInt(cd.getShort(p + 4));
-				int method = Short.toUnsignedInt(cd.getShort(p + 10));
-				long dos = Integer.toUnsignedLong(cd.getInt(p + 12));
-				int crc = cd.getInt(p + 16);
-				long csize = Integer.toUnsignedLong(cd.getInt(p + 20));
-				long size = Integer.toUnsignedLong(cd.getInt(p + 24));
-				int n = Short.toUnsignedInt(cd.getShort(p + 28));
-				int e = Short.toUnsignedInt(cd.getShort(p + 30));
-				int c = Short.toUnsignedInt(cd.getShort(p + 32));
-				int attrs = cd.getInt(p + 38);
-				long offset = Integer.toUnsignedLong(cd.getInt(p + 42));
-				if ((cd.getShort(p + 8) & 1) != 0) {
-					throw bad("encrypted entries are not supported", null, at);
-				}
-				if ((long) p + ZipFormat.CEN_LEN + n + e + c > cdSize) {
-					throw bad("central directory record " + i + " overruns the central directory", null, at);
-				}
-				byte[] nameBytes = new byte[n];
-				cd.get(p + ZipFormat.CEN_LEN, nameBytes);
-				String name;
-				if (ascii(nameBytes)) { // most names: copied as they are, no decoder
-					name = new String(nameBytes, StandardCharsets.ISO_8859_1);
-				} else {
-					try {
-						CharBuffer cb = utf8.decode(ByteBuffer.wrap(nameBytes));
-						name = cb.toString();
-					} catch (CharacterCodingException ex) {
-						throw bad("entry name is not valid UTF-8", null, at);
-					}
-				}
-				boolean unix = (madeBy >> 8) == 3;
-				int unixMode = unix ? (attrs >>> 16) : 0;
-				EntryType type;
-				if (name.endsWith("/") || (unix && (unixMode & ZipFormat.S_IFMT) == ZipFormat.S_IFDIR)
-						|| (!unix && (attrs & 0x10) != 0)) {
-					type = EntryType.DIRECTORY;
-				} else if (unix && (unixMode & ZipFormat.S_IFMT) == ZipFormat.S_IFLNK) {
-					type = EntryType.SYMLINK;
-				} else {
-					type = EntryType.FILE;
-				}
-				String problem = Names.problem(name, type == EntryType.DIRECTORY);
-				if (problem != null) {
-					throw bad("unsafe entry name: " + problem, name, at);
-				}
-				int mode = unixMode & 07777;
-				if (mode == 0) {
-					mode = type == EntryType.DIRECTORY ? 0755 : type == EntryType.SYMLINK ? 0777 : 0644;
-				}
-				// extra fields
-				int x = p + ZipFormat.CEN_LEN + n;
-				int xEnd = x + e;
-				long mtime = Long.MIN_VALUE; // NTFS time (100 ns since 1601), when the entry has one
-				FileTime utTime = null;
-				int chunkSize = 0;
-				int[] chunkCsize = null;
-				int[] chunkCrc = null;
-				while (x + 4 <= xEnd) {
-					int id = Short.toUnsignedInt(cd.getShort(x));
-					int len = Short.toUnsignedInt(cd.getShort(x + 2));
-					int d = x + 4;
-					if (d + len > xEnd) {
-						throw bad("extra field 0x" + Integer.toHexString(id) + " overruns its record", name, at);
-					}
-					switch (id) {
-						case ZipFormat.EXTRA_ZIP64 -> {
-							int q = d;
-							if (size == ZipFormat.MAX32) {
-								size = z64(cd, q, d + len, name, at);
-								q += 8;
-							}
-							if (csize == ZipFormat.MAX32) {
-								csize = z64(cd, q, d + len, name, at);
-								q += 8;
-							}
-							if (offset == ZipFormat.MAX32) {
-								offset = z64(cd, q, d + len, name, at);
-							}
-						}
-						case ZipFormat.EXTRA_NTFS -> {
-							int q = d + 4;
-							while (q + 4 <= d + len) {
-								int tag = Short.toUnsignedInt(cd.getShort(q));
-								int tlen = Short.toUnsignedInt(cd.getShort(q + 2));
-								if (tag == 1 && tlen >= 8 && q + 4 + 8 <= d + len) {
-									mtime = cd.getLong(q + 4);
-								}
-								q += 4 + tlen;
-							}
-						}
-						case ZipFormat.EXTRA_UT -> {
-							if (len >= 5 && (cd.get(d) & 1) != 0) {
-								utTime = FileTime.fromMillis(cd.getInt(d + 1) * 1000L);
-							}
-						}
-						case ZipFormat.EXTRA_FRAMES -> {
-							if (len < 10 || cd.get(d) != ZipFormat.FRAMES_VERSION) {
-								throw bad("bad frame table", name, at);
-							}
-							chunkSize = cd.getInt(d + 2);
-							int count = cd.getInt(d + 6);
-							if (chunkSize <= 0 || count <= 0 || count > ZipFormat.MAX_FRAMES || len != 10 + 8 * count) {
-								throw bad("bad frame table (chunk size " + chunkSize + ", frames " + count + ")", name,
-										at);
-							}
-							chunkCsize = new int[count];
-							chunkCrc = new int[count];
-							for (int k = 0; k < count; k++) {
-								chunkCsize[k] = cd.getInt(d + 10 + 8 * k);
-								chunkCrc[k] = cd.getInt(d + 14 + 8 * k);
-							}
-						}
-						default -> {
-							// unknown extra: ignored
-						}
-					}
-					x = d + len;
-				}
-				if (size < 0 || csize < 0 || offset < 0) {
-					throw bad("negative size or offset", name, at);
-				}
-				if (offset > cdOffset - ZipFormat.LOC_LEN - n || csize > cdOffset - ZipFormat.LOC_LEN - n - offset) {
-					throw bad("entry data (offset " + offset + ", size " + csize + ") outside the archive", name, at);
-				}
-				if (method == ArchiveEntry.METHOD_STORED && csize != size) {
-					throw bad("stored entry with compressed size " + csize + " != size " + size, name, at);
-				}
-				if (type == EntryType.DIRECTORY && size != 0) {
-					throw bad("directory entry with data", name, at);
-				}
-				EntryRecord r = new EntryRecord(name, nameBytes, type, mode, mtime != Long.MIN_VALUE ? mtime
-						: ZipFormat.toNtfs(utTime != null ? utTime : ZipFormat.fromDos(dos)));
-				r.method = method;
-				r.crc = crc;
-				r.size = size;
-				r.csize = csize;
-				r.localOffset = offset;
-				r.flags = Short.toUnsignedInt(cd.getShort(p + 8));
-				r.dosTime = (int) dos;
-				if (chunkCsize != null) {
-					validateFrames(r, name, at, chunkSize, chunkCsize, chunkCrc);
-					r.chunkSize = chunkSize;
-					r.chunkCsize = chunkCsize;
-					r.chunkCrc = chunkCrc;
-				} else {
-					r.chunks = method == ArchiveEntry.METHOD_STORED || csize == 0 ? 1 : 0;
-				}
-				recs[i] = r;
-				p += ZipFormat.CEN_LEN + n + e + c;
-			}
+			parseRecords(cd, starts, recs);
 			nameOrder = nameOrder(recs);
 			for (int k = 1; k < nameOrder.length; k++) {
 				EntryRecord r = recs[nameOrder[k]];
@@ -527,6 +375,209 @@ final class CentralDirectory {
 			}
 			checkNothingBelowFilesOrLinks(recs, nameOrder);
 			return recs;
+		}
+
+		/**
+		 * @return where each record starts in {@code cd}, and at {@code [count]} where the last one ends: one pass
+		 *         that reads each record's signature and lengths, so that the records can be parsed in slices
+		 */
+		private int[] recordStarts(ByteBuffer cd, int count) throws ArchiveException {
+			int[] starts = new int[count + 1];
+			long cdSize = cd.capacity();
+			int p = 0;
+			for (int i = 0; i < count; i++) {
+				long at = cdOffset + p;
+				if (p > cdSize - ZipFormat.CEN_LEN || cd.getInt(p) != ZipFormat.CEN_SIG) {
+					throw bad("bad central directory record " + i, null, at);
+				}
+				long next = (long) p + ZipFormat.CEN_LEN + Short.toUnsignedInt(cd.getShort(p + 28))
+						+ Short.toUnsignedInt(cd.getShort(p + 30)) + Short.toUnsignedInt(cd.getShort(p + 32));
+				if (next > cdSize) {
+					throw bad("central directory record " + i + " overruns the central directory", null, at);
+				}
+				starts[i] = p;
+				p = (int) next;
+			}
+			starts[count] = p;
+			return starts;
+		}
+
+		/**
+		 * Parses the records in slices, on the common pool and the calling thread (an exact restore of a large state
+		 * spends a good part of its time here). A damaged archive is refused for the first damaged record in the
+		 * directory's order, whichever slice found it first.
+		 */
+		private void parseRecords(ByteBuffer cd, int[] starts, EntryRecord[] recs) throws ArchiveException {
+			int slices = Math.max(1, Math.min(recs.length / PARSE_SLICE, 4 * Runtime.getRuntime().availableProcessors()));
+			ArchiveException[] failures = new ArchiveException[slices];
+			IntStream.range(0, slices).parallel().forEach(s -> {
+				ByteBuffer view = ZipFormat.le(cd.duplicate());
+				CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+						.onUnmappableCharacter(CodingErrorAction.REPORT);
+				int from = (int) ((long) recs.length * s / slices);
+				int to = (int) ((long) recs.length * (s + 1) / slices);
+				try {
+					for (int i = from; i < to; i++) {
+						recs[i] = record(view, starts[i], utf8);
+					}
+				} catch (ArchiveException e) {
+					failures[s] = e;
+				}
+			});
+			for (ArchiveException failure : failures) {
+				if (failure != null) {
+					throw failure;
+				}
+			}
+		}
+
+		/** Parses the record at {@code p}, whose lengths {@link #recordStarts} checked. */
+		private EntryRecord record(ByteBuffer cd, int p, CharsetDecoder utf8) throws ArchiveException {
+			long at = cdOffset + p;
+			int madeBy = Short.toUnsignedInt(cd.getShort(p + 4));
+			int method = Short.toUnsignedInt(cd.getShort(p + 10));
+			long dos = Integer.toUnsignedLong(cd.getInt(p + 12));
+			int crc = cd.getInt(p + 16);
+			long csize = Integer.toUnsignedLong(cd.getInt(p + 20));
+			long size = Integer.toUnsignedLong(cd.getInt(p + 24));
+			int n = Short.toUnsignedInt(cd.getShort(p + 28));
+			int e = Short.toUnsignedInt(cd.getShort(p + 30));
+			int attrs = cd.getInt(p + 38);
+			long offset = Integer.toUnsignedLong(cd.getInt(p + 42));
+			if ((cd.getShort(p + 8) & 1) != 0) {
+				throw bad("encrypted entries are not supported", null, at);
+			}
+			byte[] nameBytes = new byte[n];
+			cd.get(p + ZipFormat.CEN_LEN, nameBytes);
+			String name;
+			if (ascii(nameBytes)) { // most names: copied as they are, no decoder
+				name = new String(nameBytes, StandardCharsets.ISO_8859_1);
+			} else {
+				try {
+					CharBuffer cb = utf8.decode(ByteBuffer.wrap(nameBytes));
+					name = cb.toString();
+				} catch (CharacterCodingException ex) {
+					throw bad("entry name is not valid UTF-8", null, at);
+				}
+			}
+			boolean unix = (madeBy >> 8) == 3;
+			int unixMode = unix ? (attrs >>> 16) : 0;
+			EntryType type;
+			if (name.endsWith("/") || (unix && (unixMode & ZipFormat.S_IFMT) == ZipFormat.S_IFDIR)
+					|| (!unix && (attrs & 0x10) != 0)) {
+				type = EntryType.DIRECTORY;
+			} else if (unix && (unixMode & ZipFormat.S_IFMT) == ZipFormat.S_IFLNK) {
+				type = EntryType.SYMLINK;
+			} else {
+				type = EntryType.FILE;
+			}
+			String problem = Names.problem(name, type == EntryType.DIRECTORY);
+			if (problem != null) {
+				throw bad("unsafe entry name: " + problem, name, at);
+			}
+			int mode = unixMode & 07777;
+			if (mode == 0) {
+				mode = type == EntryType.DIRECTORY ? 0755 : type == EntryType.SYMLINK ? 0777 : 0644;
+			}
+			// extra fields
+			int x = p + ZipFormat.CEN_LEN + n;
+			int xEnd = x + e;
+			long mtime = Long.MIN_VALUE; // NTFS time (100 ns since 1601), when the entry has one
+			FileTime utTime = null;
+			int chunkSize = 0;
+			int[] chunkCsize = null;
+			int[] chunkCrc = null;
+			while (x + 4 <= xEnd) {
+				int id = Short.toUnsignedInt(cd.getShort(x));
+				int len = Short.toUnsignedInt(cd.getShort(x + 2));
+				int d = x + 4;
+				if (d + len > xEnd) {
+					throw bad("extra field 0x" + Integer.toHexString(id) + " overruns its record", name, at);
+				}
+				switch (id) {
+					case ZipFormat.EXTRA_ZIP64 -> {
+						int q = d;
+						if (size == ZipFormat.MAX32) {
+							size = z64(cd, q, d + len, name, at);
+							q += 8;
+						}
+						if (csize == ZipFormat.MAX32) {
+							csize = z64(cd, q, d + len, name, at);
+							q += 8;
+						}
+						if (offset == ZipFormat.MAX32) {
+							offset = z64(cd, q, d + len, name, at);
+						}
+					}
+					case ZipFormat.EXTRA_NTFS -> {
+						int q = d + 4;
+						while (q + 4 <= d + len) {
+							int tag = Short.toUnsignedInt(cd.getShort(q));
+							int tlen = Short.toUnsignedInt(cd.getShort(q + 2));
+							if (tag == 1 && tlen >= 8 && q + 4 + 8 <= d + len) {
+								mtime = cd.getLong(q + 4);
+							}
+							q += 4 + tlen;
+						}
+					}
+					case ZipFormat.EXTRA_UT -> {
+						if (len >= 5 && (cd.get(d) & 1) != 0) {
+							utTime = FileTime.fromMillis(cd.getInt(d + 1) * 1000L);
+						}
+					}
+					case ZipFormat.EXTRA_FRAMES -> {
+						if (len < 10 || cd.get(d) != ZipFormat.FRAMES_VERSION) {
+							throw bad("bad frame table", name, at);
+						}
+						chunkSize = cd.getInt(d + 2);
+						int count = cd.getInt(d + 6);
+						if (chunkSize <= 0 || count <= 0 || count > ZipFormat.MAX_FRAMES || len != 10 + 8 * count) {
+							throw bad("bad frame table (chunk size " + chunkSize + ", frames " + count + ")", name,
+									at);
+						}
+						chunkCsize = new int[count];
+						chunkCrc = new int[count];
+						for (int k = 0; k < count; k++) {
+							chunkCsize[k] = cd.getInt(d + 10 + 8 * k);
+							chunkCrc[k] = cd.getInt(d + 14 + 8 * k);
+						}
+					}
+					default -> {
+						// unknown extra: ignored
+					}
+				}
+				x = d + len;
+			}
+			if (size < 0 || csize < 0 || offset < 0) {
+				throw bad("negative size or offset", name, at);
+			}
+			if (offset > cdOffset - ZipFormat.LOC_LEN - n || csize > cdOffset - ZipFormat.LOC_LEN - n - offset) {
+				throw bad("entry data (offset " + offset + ", size " + csize + ") outside the archive", name, at);
+			}
+			if (method == ArchiveEntry.METHOD_STORED && csize != size) {
+				throw bad("stored entry with compressed size " + csize + " != size " + size, name, at);
+			}
+			if (type == EntryType.DIRECTORY && size != 0) {
+				throw bad("directory entry with data", name, at);
+			}
+			EntryRecord r = new EntryRecord(name, nameBytes, type, mode, mtime != Long.MIN_VALUE ? mtime
+					: ZipFormat.toNtfs(utTime != null ? utTime : ZipFormat.fromDos(dos)));
+			r.method = method;
+			r.crc = crc;
+			r.size = size;
+			r.csize = csize;
+			r.localOffset = offset;
+			r.flags = Short.toUnsignedInt(cd.getShort(p + 8));
+			r.dosTime = (int) dos;
+			if (chunkCsize != null) {
+				validateFrames(r, name, at, chunkSize, chunkCsize, chunkCrc);
+				r.chunkSize = chunkSize;
+				r.chunkCsize = chunkCsize;
+				r.chunkCrc = chunkCrc;
+			} else {
+				r.chunks = method == ArchiveEntry.METHOD_STORED || csize == 0 ? 1 : 0;
+			}
+			return r;
 		}
 
 		/**

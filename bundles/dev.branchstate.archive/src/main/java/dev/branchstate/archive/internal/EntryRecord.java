@@ -31,7 +31,10 @@ final class EntryRecord {
 	int[] chunkCrc;
 	/** Reader: number of frames known (1 unless chunked; 0 unknown = foreign). */
 	int chunks = 1;
-	/** Reader: where the next entry (or the central directory) starts, -1 if this entry cannot be copied as a region. */
+	/**
+	 * Reader, once asked to find regions (a save's previous archive): where the next entry (or the central directory)
+	 * starts, -1 if this entry cannot be copied as a region.
+	 */
 	long regionEnd = -1;
 
 	EntryRecord(String name, byte[] nameBytes, EntryType type, int mode, FileTime mtime) {

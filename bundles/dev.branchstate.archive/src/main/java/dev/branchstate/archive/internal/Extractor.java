@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32;
@@ -197,8 +198,14 @@ final class Extractor {
 					throw rethrow(e, r);
 				}
 			}
+			// the time of a folder this extraction made or wrote into (one left as it was keeps its own: an exact
+			// restore then changes no folder's metadata)
+			Set<String> changedFolders = dirs.isEmpty() ? Set.of() : tree.foldersChanged();
 			for (EntryRecord r : dirs) {
-				tree.setTimes(r.name.substring(prefix.length()), r.mtime());
+				String rel = r.name.substring(prefix.length(), r.name.length() - 1);
+				if (changedFolders.contains(rel)) {
+					tree.setTimes(rel, r.mtime());
+				}
 			}
 			List<String> removed = options.mirror() ? mirror(selected, prefix) : List.of();
 			return new ExtractResult(verifying() ? List.of() : tree.written(), skipped.get(), removed,

@@ -51,12 +51,11 @@ public final class IndexedArchiveReader implements ArchiveReader {
 
 	private IndexedArchiveReader(Path path, ArchiveBytes channel, CentralDirectory.Parsed cd) {
 		EntryRecord[] records = cd.records();
-		long cdOffset = cd.offset();
 		this.path = path;
 		this.channel = channel;
 		this.records = records;
 		this.nameOrder = cd.nameOrder();
-		this.centralDirectoryOffset = cdOffset;
+		this.centralDirectoryOffset = cd.offset();
 		this.centralDirectoryChecked = cd.checked();
 		int buf = DEFAULT_BUFFER;
 		for (EntryRecord r : records) {
@@ -67,12 +66,18 @@ public final class IndexedArchiveReader implements ArchiveReader {
 			}
 		}
 		this.bufferSize = buf;
-		// region of each entry = up to the next local header: lets a differential save copy runs verbatim
+	}
+
+	/**
+	 * Sets each record's {@link EntryRecord#regionEnd}: up to the next local header, which lets a differential save
+	 * copy runs of entries verbatim. Only a save needs it (a sort of every record by offset): not done on open.
+	 */
+	void findRegions() {
 		EntryRecord[] byOffset = records.clone();
 		java.util.Arrays.sort(byOffset, java.util.Comparator.comparingLong(r -> r.localOffset));
 		for (int i = 0; i < byOffset.length; i++) {
 			EntryRecord r = byOffset[i];
-			long end = i + 1 < byOffset.length ? byOffset[i + 1].localOffset : cdOffset;
+			long end = i + 1 < byOffset.length ? byOffset[i + 1].localOffset : centralDirectoryOffset;
 			long min = ZipFormat.LOC_LEN + r.nameLength + r.csize;
 			long len = end - r.localOffset;
 			r.regionEnd = len >= min && len <= min + 0xffff + 24 ? end : -1;
@@ -189,9 +194,14 @@ public final class IndexedArchiveReader implements ArchiveReader {
 		int[] order = nameOrder;
 		// every name that starts with the prefix follows, together
 		int lo = CentralDirectory.firstAtLeast(records, order, prefix);
-		int end = lo;
-		while (end < order.length && records[order[end]].name.startsWith(prefix)) {
-			end++;
+		int end = order.length;
+		for (int from = lo; from < end;) { // binary search for the first that does not start with it
+			int mid = (from + end) >>> 1;
+			if (records[order[mid]].name.startsWith(prefix)) {
+				from = mid + 1;
+			} else {
+				end = mid;
+			}
 		}
 		int[] under = Arrays.copyOfRange(order, lo, end);
 		Arrays.sort(under);

@@ -99,6 +99,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		try {
 			if (options.previous() != null && Files.isRegularFile(options.previous())) {
 				prev = IndexedArchiveReader.open(options.previous());
+				prev.findRegions();
 				linked = options.sharing() ? linkContinued(prev) : List.of();
 			}
 			this.continued = linked.isEmpty() ? List.of() : prev.bytes().asContinued();

@@ -3,6 +3,7 @@ package dev.branchstate.archive.internal;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -17,6 +18,7 @@ import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -49,6 +51,8 @@ final class TargetTree {
 	private final Path root;
 	private final Set<String> knownFolders = ConcurrentHashMap.newKeySet();
 	private final ConcurrentLinkedQueue<String> written = new ConcurrentLinkedQueue<>();
+	/** Whether the root was empty when the extraction began: folders are then made without a look first. */
+	private boolean startedEmpty;
 
 	/** @param root absolute and normalized */
 	TargetTree(Path root) {
@@ -64,9 +68,28 @@ final class TargetTree {
 		return new ArrayList<>(written);
 	}
 
-	/** Creates the root and its parents. */
+	/** @return the names written or created so far, each folder that holds one, and each folder created */
+	Set<String> foldersChanged() {
+		Set<String> folders = new HashSet<>();
+		for (String name : written) {
+			int end = name.endsWith("/") ? name.length() - 1 : name.length();
+			if (end < name.length()) {
+				folders.add(name.substring(0, end));
+			}
+			int slash = name.lastIndexOf('/', end - 1);
+			if (slash > 0) {
+				folders.add(name.substring(0, slash));
+			}
+		}
+		return folders;
+	}
+
+	/** Creates the root and its parents; notes whether the tree starts empty. */
 	void create() throws IOException {
 		Files.createDirectories(root);
+		try (DirectoryStream<Path> children = Files.newDirectoryStream(root)) {
+			startedEmpty = !children.iterator().hasNext();
+		}
 	}
 
 	/** Makes {@code rel} (no trailing slash) a real folder, replacing a file or link there. */
@@ -76,6 +99,10 @@ final class TargetTree {
 		}
 		makeParent(rel);
 		Path dir = root.resolve(rel);
+		if (!startedEmpty && isFolderIfAny(dir)) { // most folders of a tree that was there: a stat, no failed mkdir
+			knownFolders.add(rel);
+			return;
+		}
 		try {
 			Files.createDirectory(dir);
 			written.add(rel + "/");
@@ -99,6 +126,14 @@ final class TargetTree {
 		int slash = rel.lastIndexOf('/');
 		if (slash > 0) {
 			makeFolder(rel.substring(0, slash));
+		}
+	}
+
+	private static boolean isFolderIfAny(Path p) throws IOException {
+		try {
+			return isFolder(p);
+		} catch (NoSuchFileException e) {
+			return false;
 		}
 	}
 

@@ -127,4 +127,44 @@ class CentralDirectoryTest {
 				"a.txt", "b/m.class");
 		assertThat(parsed.nameOrder()).containsExactly(2, 0, 3, 1);
 	}
+
+	private static List<EntryRecord> many(int count, java.util.function.IntFunction<String> name) {
+		List<EntryRecord> records = new java.util.ArrayList<>();
+		for (int i = 0; i < count; i++) {
+			records.add(record(name.apply(i), EntryType.FILE, 100L * i, 10, 10, i));
+		}
+		return records;
+	}
+
+	@Test
+	void aDirectoryParsedInSlicesReadsBackInItsOrder() throws Exception {
+		int count = 50_000; // several slices of the parse
+		Path file = written(many(count, i -> "p" + (i % 7) + "/bin/C" + (count - i) + ".class"));
+		CentralDirectory.Parsed parsed;
+		try (FileChannel ch = FileChannel.open(file)) {
+			parsed = CentralDirectory.read(file, ch);
+		}
+		assertThat(parsed.records()).hasSize(count);
+		for (int i = 0; i < count; i++) {
+			assertThat(parsed.records()[i].name).isEqualTo("p" + (i % 7) + "/bin/C" + (count - i) + ".class");
+			assertThat(parsed.records()[i].crc).isEqualTo(i);
+		}
+		int[] order = parsed.nameOrder();
+		for (int k = 1; k < count; k++) {
+			assertThat(parsed.records()[order[k - 1]].name).isLessThan(parsed.records()[order[k]].name);
+		}
+	}
+
+	@Test
+	void ofSeveralDamagedRecordsTheFirstInTheDirectoryIsReported() throws Exception {
+		int count = 50_000;
+		Path file = written(
+				many(count, i -> (i == 12_345 || i == 45_678 ? "bin/../C" : "bin/C") + i + ".class"));
+		for (int attempt = 0; attempt < 5; attempt++) { // whichever slice finds its damage first
+			try (FileChannel ch = FileChannel.open(file)) {
+				assertThatThrownBy(() -> CentralDirectory.read(file, ch)).isInstanceOf(ArchiveException.class)
+						.hasMessageContaining("'..' segment").hasMessageContaining("bin/../C12345.class");
+			}
+		}
+	}
 }
