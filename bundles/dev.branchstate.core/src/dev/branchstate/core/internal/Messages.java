@@ -44,6 +44,7 @@ public final class Messages extends NLS {
 	public static String Service_restoreRecordNotDeleted;
 	public static String Service_restoreNotRecovered;
 	public static String Service_recoveryJob;
+	public static String Service_preparingJob;
 	public static String Service_notBuiltInterrupted;
 	public static String Service_restoreFailed;
 	public static String Service_restoreCanceled;

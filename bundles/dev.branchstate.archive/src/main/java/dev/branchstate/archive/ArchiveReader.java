@@ -56,8 +56,9 @@ public interface ArchiveReader extends AutoCloseable {
 
 	/**
 	 * As {@link #verify(List, ExtractOptions)}, but leaves out the file entries that one of {@code plans} found
-	 * already identical in its target: an extraction with those plans never reads them. What a restore checks before
-	 * writing is then what it will write, and its cost follows the change, not the size of the state.
+	 * already identical in its target, and the folder entries under a plan's prefix: an extraction with those plans
+	 * never reads them (a folder is made from its central directory record). What a restore checks before writing is
+	 * then what it will write, and its cost follows the change, not the size of the state.
 	 */
 	void verify(List<String> prefixes, Collection<ExtractPlan> plans, ExtractOptions options) throws IOException;
 

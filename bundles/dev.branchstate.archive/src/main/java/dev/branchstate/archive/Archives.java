@@ -9,6 +9,9 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import com.github.luben.zstd.ZstdCompressCtx;
+import com.github.luben.zstd.ZstdDecompressCtx;
+
 import dev.branchstate.archive.internal.ArchiveBytes;
 import dev.branchstate.archive.internal.ParallelArchiveWriter;
 import dev.branchstate.archive.internal.IndexedArchiveReader;
@@ -91,5 +94,19 @@ public final class Archives {
 	/** Opens an archive and reads its central directory. */
 	public static ArchiveReader open(Path archive) throws IOException {
 		return IndexedArchiveReader.open(archive);
+	}
+
+	/**
+	 * Loads the compression library and makes its binding, as the first archive read or written would: on JDK 22+
+	 * zstd-jni binds its native functions through the foreign function API, which takes some 250 ms once per JVM.
+	 * For a caller that can do it ahead of time, in the background (an IDE starting), so that the first branch switch
+	 * does not wait for it. Idempotent; any failure is left for the first real use to report.
+	 */
+	public static void prepare() {
+		try (ZstdDecompressCtx d = new ZstdDecompressCtx(); ZstdCompressCtx c = new ZstdCompressCtx()) {
+			// made and freed: the classes, the native library and its binding stay
+		} catch (RuntimeException | LinkageError e) {
+			// reported by the first archive read or written
+		}
 	}
 }

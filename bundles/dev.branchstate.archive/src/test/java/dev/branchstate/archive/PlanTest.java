@@ -71,6 +71,43 @@ class PlanTest {
 		}
 	}
 
+	/** Changes a letter of the name in the local header of the entry {@code name} (its central record stays). */
+	private static void damageLocalHeaderName(Path zip, String name) throws Exception {
+		byte[] bytes = Files.readAllBytes(zip);
+		byte[] n = name.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+		for (int i = 0; i + 30 + n.length <= bytes.length; i++) {
+			if (bytes[i] == 'P' && bytes[i + 1] == 'K' && bytes[i + 2] == 3 && bytes[i + 3] == 4
+					&& (bytes[i + 26] & 0xff | (bytes[i + 27] & 0xff) << 8) == n.length
+					&& java.util.Arrays.equals(bytes, i + 30, i + 30 + n.length, n, 0, n.length)) {
+				bytes[i + 30 + 2] ^= 0x20; // p/gone/ -> p/Gone/
+				Files.write(zip, bytes);
+				return;
+			}
+		}
+		throw new AssertionError("no local header of " + name);
+	}
+
+	@Test
+	void aFolderEntryIsMadeFromItsCentralRecordSoAPlannedCheckLeavesItsLocalHeaderOut() throws Exception {
+		Path zip = archive();
+		ExtractOptions options = ExtractOptions.defaults().withPrefix("p/").withDifferential(true);
+		Path out;
+		try (ArchiveReader r = Archives.open(zip)) {
+			out = target(r);
+		}
+		damageLocalHeaderName(zip, "p/gone/");
+		try (ArchiveReader r = Archives.open(zip)) {
+			assertThatThrownBy(() -> r.verify(List.of("p/"), ExtractOptions.defaults()))
+					.as("the whole archive's check reads every local header").isInstanceOf(ArchiveException.class)
+					.hasMessageContaining("local header differs from the central directory");
+			ExtractPlan plan = r.plan(out, options);
+			r.verify(List.of("p/"), List.of(plan), ExtractOptions.defaults());
+			r.extract(out, options.withPlan(plan).withMirror(true));
+			assertThat(Files.readAllBytes(out.resolve("gone/deleted.bin"))).isEqualTo(deleted);
+			assertThat(Files.readAllBytes(out.resolve("edited.bin"))).isEqualTo(edited);
+		}
+	}
+
 	@Test
 	void damageInAnEntryIdenticalOnDiskIsNotReadDamageInOneToWriteIsRefused() throws Exception {
 		Path zip = archive();

@@ -128,6 +128,8 @@ public final class StateService implements IStateService {
 				Log.log(e.getStatus());
 			}
 		}).schedule();
+		// the compression library's binding, made once per session: made now, not during the first switch
+		Job.createSystem(Messages.Service_preparingJob, monitor -> Archives.prepare()).schedule();
 	}
 
 	@Deactivate

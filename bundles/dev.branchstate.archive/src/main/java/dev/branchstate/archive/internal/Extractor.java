@@ -122,7 +122,7 @@ final class Extractor {
 				continue;
 			}
 			if (verifying() && skip[i]) {
-				continue; // identical in its target: an extraction with the plan never reads it
+				continue; // identical in its target, or a folder: an extraction with the plan never reads it
 			}
 			if (verifying() && r.type == EntryType.DIRECTORY) {
 				reader.dataOffset(r); // a directory has no data: its local header is all there is to check
@@ -233,14 +233,30 @@ final class Extractor {
 		if (prefixes.size() == 1) {
 			return reader.indicesUnder(prefixes.get(0));
 		}
-		return prefixes.stream().flatMapToInt(p -> java.util.Arrays.stream(reader.indicesUnder(p))).sorted().distinct()
-				.toArray();
+		boolean[] under = new boolean[reader.records().length];
+		int count = 0;
+		for (String prefix : prefixes) {
+			for (int i : reader.indicesUnder(prefix)) {
+				if (!under[i]) {
+					under[i] = true;
+					count++;
+				}
+			}
+		}
+		int[] indices = new int[count];
+		for (int i = 0, k = 0; k < count; i++) {
+			if (under[i]) {
+				indices[k++] = i;
+			}
+		}
+		return indices;
 	}
 
 	/**
 	 * @return per record index: a file entry that the plans of {@link #verifySkipping} found identical in their
 	 *         targets (under a plan's prefix, and written by none), or that goes into an empty target when
-	 *         {@link ExtractOptions#emptyTargetsCheckedWhileWritten()}
+	 *         {@link ExtractOptions#emptyTargetsCheckedWhileWritten()}; or a folder entry under a plan's prefix (an
+	 *         extraction makes the folder from the central directory's record, and never reads its local header)
 	 */
 	private boolean[] skippedByPlans(EntryRecord[] records) {
 		boolean[] skip = new boolean[records.length];
@@ -250,7 +266,8 @@ final class Extractor {
 			boolean checkedWhenWritten = plan.emptyTarget() && options.emptyTargetsCheckedWhileWritten();
 			for (int i : reader.indicesUnder(plan.prefix())) {
 				written[i] |= plan.writes(records[i].name) && !checkedWhenWritten;
-				skip[i] = records[i].type == EntryType.FILE && !written[i];
+				EntryType type = records[i].type;
+				skip[i] = type == EntryType.DIRECTORY || type == EntryType.FILE && !written[i];
 			}
 		}
 		return skip;
