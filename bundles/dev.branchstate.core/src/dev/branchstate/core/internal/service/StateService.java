@@ -129,7 +129,9 @@ public final class StateService implements IStateService {
 			}
 		}).schedule();
 		// the compression library's binding, made once per session: made now, not during the first switch
-		Job.createSystem(Messages.Service_preparingJob, monitor -> Archives.prepare()).schedule();
+		Job.createSystem(Messages.Service_preparingJob, monitor -> {
+			Archives.prepare();
+		}).schedule();
 	}
 
 	@Deactivate
