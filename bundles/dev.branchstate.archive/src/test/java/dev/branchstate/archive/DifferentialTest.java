@@ -59,29 +59,35 @@ class DifferentialTest {
 	}
 
 	@Test
-	void aFolderIsGivenItsTimeOnlyWhenTheExtractionWritesIntoIt() throws Exception {
+	void withoutTheMirrorOnlyAFolderTheExtractionMadeIsGivenItsEntrysTime() throws Exception {
 		Path src = TestTrees.sample(tmp.resolve("src"), 20, 100_000);
 		Path zip = pack(src, tmp.resolve("a.zip"), null);
 		Path out = tmp.resolve("out");
 		try (ArchiveReader r = Archives.open(zip)) {
 			r.extract(out, ExtractOptions.defaults().withPrefix("c/p/"));
-			FileTime archived = Files.getLastModifiedTime(out.resolve("src/pkg"));
-			assertThat(archived).isEqualTo(r.entry("c/p/src/pkg/").orElseThrow().lastModified());
+			FileTime archived = Files.getLastModifiedTime(out.resolve("src/pkg/sub"));
+			assertThat(archived).isEqualTo(r.entry("c/p/src/pkg/sub/").orElseThrow().lastModified());
 			FileTime other = FileTime.fromMillis(archived.toMillis() - 86_400_000L);
 			Files.setLastModifiedTime(out.resolve("src/pkg"), other);
-			Files.setLastModifiedTime(out.resolve("src/pkg/sub"), other);
 
 			// nothing differs: no folder's metadata is changed
 			ExtractOptions differential = ExtractOptions.defaults().withPrefix("c/p/").withDifferential(true);
 			assertThat(r.extract(out, differential).written()).isEmpty();
 			assertThat(Files.getLastModifiedTime(out.resolve("src/pkg"))).isEqualTo(other);
-			assertThat(Files.getLastModifiedTime(out.resolve("src/pkg/sub"))).isEqualTo(other);
 
-			// a file written into src/pkg: that folder gets the archive's time, its untouched sub-folder does not
+			// a file written into src/pkg, whose sub-folder was deleted: the folder made again gets its entry's time;
+			// src/pkg keeps its own (without the mirror it may hold more than the archive's names)
 			Files.writeString(out.resolve("src/pkg/F2.java"), "changed");
-			assertThat(r.extract(out, differential).written()).containsExactly("src/pkg/F2.java");
-			assertThat(Files.getLastModifiedTime(out.resolve("src/pkg"))).isEqualTo(archived);
-			assertThat(Files.getLastModifiedTime(out.resolve("src/pkg/sub"))).isEqualTo(other);
+			try (var paths = Files.walk(out.resolve("src/pkg/sub"))) {
+				for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+					Files.delete(p);
+				}
+			}
+			Files.setLastModifiedTime(out.resolve("src/pkg"), other);
+			assertThat(r.extract(out, differential).written()).contains("src/pkg/F2.java", "src/pkg/sub/");
+			assertThat(Files.getLastModifiedTime(out.resolve("src/pkg/sub"))).isEqualTo(archived);
+			assertThat(Files.getLastModifiedTime(out.resolve("src/pkg"))).isNotEqualTo(
+					r.entry("c/p/src/pkg/").orElseThrow().lastModified());
 			TestTrees.assertSameTree(src, out);
 		}
 	}

@@ -99,7 +99,7 @@ final class CentralDirectory {
 		boolean bigOffset = r.localOffset >= ZipFormat.MAX32;
 		int zip64Len = (bigSize ? 8 : 0) + (bigCsize ? 8 : 0) + (bigOffset ? 8 : 0);
 		int extraLen = (zip64Len > 0 ? 4 + zip64Len : 0) + 36 + 9
-				+ (r.chunked() ? 4 + 10 + 8 * r.chunkCsize.length : 0);
+				+ (r.chunked() ? 4 + 10 + 8 * r.chunkCsize.length : 0) + (r.listed ? 4 : 0);
 		ByteBuffer b = out.reserve(ZipFormat.CEN_LEN + r.nameLength + extraLen);
 		int p = b.position();
 		long dos = ZipFormat.dosDateTime(r.mtime());
@@ -166,6 +166,11 @@ final class CentralDirectory {
 				b.putInt(e + 4, r.chunkCrc[i]);
 				e += 8;
 			}
+		}
+		if (r.listed) {
+			b.putShort(e, (short) ZipFormat.EXTRA_LISTED);
+			b.putShort(e + 2, (short) 0);
+			e += 4;
 		}
 		b.position(e);
 	}
@@ -365,7 +370,7 @@ final class CentralDirectory {
 			checkCentralDirectoryCrc(tail, eocd, cd, cdOffset + cdSize, eocdPos);
 			int[] starts = recordStarts(cd, (int) entries);
 			EntryRecord[] recs = new EntryRecord[(int) entries];
-			parseRecords(cd, starts, recs);
+			Set<String> folders = parseRecords(cd, starts, recs);
 			nameOrder = nameOrder(recs);
 			for (int k = 1; k < nameOrder.length; k++) {
 				EntryRecord r = recs[nameOrder[k]];
@@ -373,7 +378,7 @@ final class CentralDirectory {
 					throw bad("duplicate entry name", r.name, r.localOffset);
 				}
 			}
-			checkNothingBelowFilesOrLinks(recs, nameOrder);
+			checkNothingBelowFilesOrLinks(recs, nameOrder, folders);
 			return recs;
 		}
 
@@ -406,10 +411,14 @@ final class CentralDirectory {
 		 * Parses the records in slices, on the common pool and the calling thread (an exact restore of a large state
 		 * spends a good part of its time here). A damaged archive is refused for the first damaged record in the
 		 * directory's order, whichever slice found it first.
+		 *
+		 * @return the folders above the entries (each entry's parent and theirs), for
+		 *         {@link #checkNothingBelowFilesOrLinks}
 		 */
-		private void parseRecords(ByteBuffer cd, int[] starts, EntryRecord[] recs) throws ArchiveException {
+		private Set<String> parseRecords(ByteBuffer cd, int[] starts, EntryRecord[] recs) throws ArchiveException {
 			int slices = Math.max(1, Math.min(recs.length / PARSE_SLICE, 4 * Runtime.getRuntime().availableProcessors()));
 			ArchiveException[] failures = new ArchiveException[slices];
+			List<Set<String>> folders = new java.util.ArrayList<>(java.util.Collections.nCopies(slices, null));
 			IntStream.range(0, slices).parallel().forEach(s -> {
 				ByteBuffer view = ZipFormat.le(cd.duplicate());
 				CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
@@ -420,6 +429,7 @@ final class CentralDirectory {
 					for (int i = from; i < to; i++) {
 						recs[i] = record(view, starts[i], utf8);
 					}
+					folders.set(s, foldersAbove(recs, from, to));
 				} catch (ArchiveException e) {
 					failures[s] = e;
 				}
@@ -429,6 +439,38 @@ final class CentralDirectory {
 					throw failure;
 				}
 			}
+			Set<String> all = folders.get(0);
+			for (int s = 1; s < slices; s++) {
+				all.addAll(folders.get(s));
+			}
+			return all;
+		}
+
+		/**
+		 * @return the folders above the records {@code [from, to)}: a few per thousand entries, each found once, by
+		 *         looking at an entry's folder only when it is not the one of the entry before (an archive holds its
+		 *         entries folder by folder)
+		 */
+		private static Set<String> foldersAbove(EntryRecord[] recs, int from, int to) {
+			Set<String> folders = new HashSet<>();
+			String last = "";
+			for (int i = from; i < to; i++) {
+				String nm = recs[i].name;
+				int end = nm.endsWith("/") ? nm.length() - 1 : nm.length();
+				int slash = nm.lastIndexOf('/', end - 1);
+				if (slash <= 0 || slash == last.length() && nm.startsWith(last)) {
+					continue;
+				}
+				last = nm.substring(0, slash);
+				for (String folder = last; folders.add(folder);) {
+					slash = nm.lastIndexOf('/', slash - 1);
+					if (slash <= 0) {
+						break;
+					}
+					folder = nm.substring(0, slash);
+				}
+			}
+			return folders;
 		}
 
 		/** Parses the record at {@code p}, whose lengths {@link #recordStarts} checked. */
@@ -485,6 +527,7 @@ final class CentralDirectory {
 			long mtime = Long.MIN_VALUE; // NTFS time (100 ns since 1601), when the entry has one
 			FileTime utTime = null;
 			int chunkSize = 0;
+			boolean listed = false;
 			int[] chunkCsize = null;
 			int[] chunkCrc = null;
 			while (x + 4 <= xEnd) {
@@ -542,6 +585,7 @@ final class CentralDirectory {
 							chunkCrc[k] = cd.getInt(d + 14 + 8 * k);
 						}
 					}
+					case ZipFormat.EXTRA_LISTED -> listed = true;
 					default -> {
 						// unknown extra: ignored
 					}
@@ -569,6 +613,7 @@ final class CentralDirectory {
 			r.localOffset = offset;
 			r.flags = Short.toUnsignedInt(cd.getShort(p + 8));
 			r.dosTime = (int) dos;
+			r.listed = listed && type == EntryType.DIRECTORY;
 			if (chunkCsize != null) {
 				validateFrames(r, name, at, chunkSize, chunkCsize, chunkCrc);
 				r.chunkSize = chunkSize;
@@ -582,27 +627,10 @@ final class CentralDirectory {
 
 		/**
 		 * A file or link may not be the parent of another entry (no writing through links, no conflicts): the
-		 * folders above every entry, once each (a few per thousand entries), against the names of files and links.
+		 * folders above every entry, once each, against the names of files and links.
 		 */
-		private void checkNothingBelowFilesOrLinks(EntryRecord[] recs, int[] order) throws ArchiveException {
-			Set<String> folders = new HashSet<>();
-			String last = ""; // the folder of the entry before: most entries share it (written folder by folder)
-			for (EntryRecord r : recs) {
-				String nm = r.name;
-				int end = nm.endsWith("/") ? nm.length() - 1 : nm.length();
-				int slash = nm.lastIndexOf('/', end - 1);
-				if (slash <= 0 || slash == last.length() && nm.startsWith(last)) {
-					continue;
-				}
-				last = nm.substring(0, slash);
-				for (String folder = last; folders.add(folder);) {
-					slash = nm.lastIndexOf('/', slash - 1);
-					if (slash <= 0) {
-						break;
-					}
-					folder = nm.substring(0, slash);
-				}
-			}
+		private void checkNothingBelowFilesOrLinks(EntryRecord[] recs, int[] order, Set<String> folders)
+				throws ArchiveException {
 			for (String folder : folders) {
 				int at = firstAtLeast(recs, order, folder);
 				EntryRecord r = at < order.length ? recs[order[at]] : null;

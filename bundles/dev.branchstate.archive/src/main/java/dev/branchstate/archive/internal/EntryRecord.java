@@ -32,6 +32,11 @@ final class EntryRecord {
 	/** Reader: number of frames known (1 unless chunked; 0 unknown = foreign). */
 	int chunks = 1;
 	/**
+	 * Folder entries: the folder held no name but the archive's when it was written, and its time was old enough
+	 * that any later change to its names would have changed it ({@link ZipFormat#EXTRA_LISTED}).
+	 */
+	boolean listed;
+	/**
 	 * Reader, once asked to find regions (a save's previous archive): where the next entry (or the central directory)
 	 * starts, -1 if this entry cannot be copied as a region.
 	 */

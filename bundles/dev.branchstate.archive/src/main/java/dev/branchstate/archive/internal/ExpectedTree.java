@@ -1,9 +1,11 @@
 package dev.branchstate.archive.internal;
 
+import java.nio.file.attribute.FileTime;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -28,17 +30,27 @@ final class ExpectedTree {
 	private final String root;
 	private final Map<String, Folder> folders = new HashMap<>();
 	private final Predicate<String> isFile;
+	private final Function<String, FileTime> listedAt;
+
+	/** As {@link #ExpectedTree(String, Iterable, Predicate, Function)}, with no folder's time vouching for it. */
+	ExpectedTree(String prefix, Iterable<String> names, Predicate<String> isFile) {
+		this(prefix, names, isFile, key -> null);
+	}
 
 	/**
 	 * @param prefix the prefix of the mirrored entries' names ("" or ending with '/')
 	 * @param names  the names of the entries under it (files, links and folders, folders ending with '/'), in any
 	 *               order, fastest folder by folder
-	 * @param isFile whether an entry of that whole name is a file or link (looked up only for folders whose count
-	 *               differs)
+	 * @param isFile   whether an entry of that whole name is a file or link (looked up only for folders whose count
+	 *                 differs)
+	 * @param listedAt for a folder of that whole name (no trailing '/'), the time at which it held exactly the names
+	 *                 it is to hold, or {@code null} when no time vouches for its names
 	 */
-	ExpectedTree(String prefix, Iterable<String> names, Predicate<String> isFile) {
+	ExpectedTree(String prefix, Iterable<String> names, Predicate<String> isFile,
+			Function<String, FileTime> listedAt) {
 		this.root = prefix.isEmpty() ? "" : prefix.substring(0, prefix.length() - 1);
 		this.isFile = isFile;
+		this.listedAt = listedAt;
 		folders.put(root, new Folder());
 		String last = root;
 		Folder current = folders.get(root);
@@ -83,6 +95,14 @@ final class ExpectedTree {
 	/** @return the expected folder of that whole name (no trailing '/'), or {@code null} */
 	Folder get(String key) {
 		return folders.get(key);
+	}
+
+	/**
+	 * @return the time at which the folder of that whole name held exactly the names it is to hold: a folder that has
+	 *         it still holds them (a change to its names changes its time), or {@code null}
+	 */
+	FileTime listedAt(String key) {
+		return listedAt.apply(key);
 	}
 
 	/** @return whether a file or link of that whole name is expected */

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -198,16 +199,9 @@ final class Extractor {
 					throw rethrow(e, r);
 				}
 			}
-			// the time of a folder this extraction made or wrote into (one left as it was keeps its own: an exact
-			// restore then changes no folder's metadata)
-			Set<String> changedFolders = dirs.isEmpty() ? Set.of() : tree.foldersChanged();
-			for (EntryRecord r : dirs) {
-				String rel = r.name.substring(prefix.length(), r.name.length() - 1);
-				if (changedFolders.contains(rel)) {
-					tree.setTimes(rel, r.mtime());
-				}
-			}
-			List<String> removed = options.mirror() ? mirror(selected, prefix) : List.of();
+			List<String> listed = new ArrayList<>();
+			List<String> removed = options.mirror() ? mirror(selected, prefix, listed) : List.of();
+			setFolderTimes(dirs, prefix, listed);
 			return new ExtractResult(verifying() ? List.of() : tree.written(), skipped.get(), removed,
 					bytesWritten.get());
 		} catch (IOException | RuntimeException | Error e) {
@@ -719,12 +713,39 @@ final class Extractor {
 	 * Deletes what the target holds that the selected entries do not: a walk of the target's folders that compares
 	 * each folder's listing with what it is to hold ({@link ExpectedTree}); no stat per file, links never followed.
 	 */
-	private List<String> mirror(List<EntryRecord> selected, String prefix) throws IOException {
+	private List<String> mirror(List<EntryRecord> selected, String prefix, List<String> listed) throws IOException {
 		ExpectedTree expected = new ExpectedTree(prefix, () -> selected.stream().map(r -> r.name).iterator(), name -> {
 			EntryRecord r = reader.record(name);
 			return r != null && r.type != EntryType.DIRECTORY;
+		}, key -> {
+			EntryRecord folder = reader.record(key + '/');
+			return folder != null && folder.listed ? folder.mtime() : null;
 		});
-		return tree.mirror(expected, !linksLeftOut);
+		return tree.mirror(expected, !linksLeftOut, tree.folderTimesFollowNames(), listed);
+	}
+
+	/**
+	 * Gives a folder its entry's time once its names are exactly those of the entry's folder: a folder this
+	 * extraction made, or, when it mirrors, one it wrote into or listed (deleting what it did not expect). Where the
+	 * archive marks the folder {@linkplain EntryRecord#listed listed}, that time then vouches for its names at the
+	 * next mirror, which need not list it. A folder left as it was keeps its time: an exact restore changes no
+	 * folder's metadata. Without the mirror, a folder that was there may hold more than the archive: it keeps the
+	 * time its last change gave it.
+	 */
+	private void setFolderTimes(List<EntryRecord> dirs, String prefix, List<String> listed) throws IOException {
+		if (dirs.isEmpty()) {
+			return;
+		}
+		Set<String> exact = new HashSet<>(options.mirror() ? tree.foldersChanged() : tree.foldersMade());
+		if (options.mirror()) {
+			exact.addAll(listed);
+		}
+		for (EntryRecord r : dirs) {
+			String rel = r.name.substring(prefix.length(), r.name.length() - 1);
+			if (exact.contains(rel)) {
+				tree.setTimes(rel, r.mtime());
+			}
+		}
 	}
 
 }

@@ -183,7 +183,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			if (!rootAttrs.isDirectory()) {
 				throw new ArchiveException("not a directory: " + root, target, prefix, -1);
 			}
-			walk(root, "", prefix, filter);
+			walk(root, "", prefix, filter, System.currentTimeMillis() - ZipFormat.LISTING_MARGIN_MILLIS);
 		} catch (IOException | RuntimeException | Error e) {
 			throw fail(e);
 		}
@@ -191,9 +191,14 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 
 	/**
 	 * Depth-first walk in name order (deterministic archives). One lstat per path, reading POSIX attributes
-	 * directly; links are never followed.
+	 * directly; links are never followed. A folder whose every name the archive holds, and whose time is older than
+	 * {@code settledBefore}, has its entry marked {@linkplain EntryRecord#listed listed}: its time then vouches for
+	 * its names (a name made, deleted or renamed in it sets its time to the moment it happened, later than that).
+	 *
+	 * @return whether every name in {@code dir} went into the archive
 	 */
-	private void walk(Path dir, String rel, String prefix, TreeFilter filter) throws IOException {
+	private boolean walk(Path dir, String rel, String prefix, TreeFilter filter, long settledBefore)
+			throws IOException {
 		List<Path> children = new ArrayList<>();
 		try (java.nio.file.DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
 			for (Path p : ds) {
@@ -201,6 +206,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			}
 		}
 		children.sort(null);
+		boolean all = true;
 		for (Path child : children) {
 			String name = child.getFileName().toString();
 			String childRel = rel.isEmpty() ? name : rel + "/" + name;
@@ -208,14 +214,20 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			Path relPath = child.getFileSystem().getPath(childRel);
 			if (attrs.isDirectory()) {
 				if (filter.excludesDirectory(relPath)) {
+					all = false;
 					continue;
 				}
-				addPath(child, prefix + childRel + "/", attrs);
-				walk(child, childRel, prefix, filter);
+				EntryRecord folder = addFolder(prefix + childRel + "/", attrs);
+				// (its time as read before its names are: a name made while they are read makes it newer)
+				folder.listed = walk(child, childRel, prefix, filter, settledBefore)
+						&& attrs.lastModifiedTime().toMillis() < settledBefore;
 			} else if ((attrs.isRegularFile() || attrs.isSymbolicLink()) && filter.includesFile(relPath)) {
 				addPath(child, prefix + childRel, attrs);
+			} else {
+				all = false;
 			}
 		}
+		return all;
 	}
 
 	private static BasicFileAttributes readAttributes(Path p) throws IOException {
@@ -396,12 +408,21 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		return r;
 	}
 
+	private EntryRecord addFolder(String name, BasicFileAttributes attrs) throws IOException {
+		try {
+			EntryRecord r = newRecord(name.endsWith("/") ? name : name + "/", EntryType.DIRECTORY,
+					Modes.modeOf(attrs, DEFAULT_DIRECTORY_MODE), attrs.lastModifiedTime());
+			submitDirectory(r);
+			return r;
+		} catch (IOException | RuntimeException | Error e) {
+			throw fail(e);
+		}
+	}
+
 	private void addPath(Path source, String name, BasicFileAttributes attrs) throws IOException {
 		try {
 			if (attrs.isDirectory()) {
-				EntryRecord r = newRecord(name.endsWith("/") ? name : name + "/", EntryType.DIRECTORY,
-						Modes.modeOf(attrs, DEFAULT_DIRECTORY_MODE), attrs.lastModifiedTime());
-				submitDirectory(r);
+				addFolder(name, attrs);
 			} else if (attrs.isSymbolicLink()) {
 				EntryRecord r = newRecord(name, EntryType.SYMLINK, Modes.modeOf(attrs, 0777), attrs.lastModifiedTime());
 				byte[] link = Files.readSymbolicLink(source).toString().getBytes(StandardCharsets.UTF_8);

@@ -84,6 +84,17 @@ final class TargetTree {
 		return folders;
 	}
 
+	/** @return the folders made so far (no trailing '/') */
+	Set<String> foldersMade() {
+		Set<String> folders = new HashSet<>();
+		for (String name : written) {
+			if (name.endsWith("/")) {
+				folders.add(name.substring(0, name.length() - 1));
+			}
+		}
+		return folders;
+	}
+
 	/** Creates the root and its parents; notes whether the tree starts empty. */
 	void create() throws IOException {
 		Files.createDirectories(root);
@@ -130,11 +141,8 @@ final class TargetTree {
 	}
 
 	private static boolean isFolderIfAny(Path p) throws IOException {
-		try {
-			return isFolder(p);
-		} catch (NoSuchFileException e) {
-			return false;
-		}
+		BasicFileAttributes a = attributesIfAny(p);
+		return a != null && a.isDirectory();
 	}
 
 	private static boolean isFolder(Path p) throws IOException {
@@ -261,46 +269,85 @@ final class TargetTree {
 	/**
 	 * Deletes what the tree holds beyond {@code expected}: a walk of the folders that lists each folder's names and,
 	 * when {@code complete}, compares their count with the expected one; only a folder whose count differs has its
-	 * names looked up. One stat per expected sub-folder and per name not expected, none per file. Links are never
-	 * followed.
+	 * names looked up. A folder whose time is the one at which it held exactly its expected names
+	 * ({@link ExpectedTree#listedAt}) is not listed, when {@code trustFolderTimes}: only its sub-folders are walked.
+	 * One stat per expected sub-folder and per name not expected, none per file. Links are never followed.
 	 *
-	 * @param complete whether every expected name is in the tree (the extraction wrote them all): then a folder that
-	 *                 holds as many names as expected holds nothing else
+	 * @param complete         whether every expected name is in the tree (the extraction wrote them all): then a
+	 *                         folder that holds as many names as expected holds nothing else
+	 * @param trustFolderTimes whether the tree's file system sets a folder's time when a name in it changes
+	 * @param listed           receives the folders listed (their names are then as expected)
 	 * @return the names deleted (folders with a trailing '/'), each folder once for its whole tree
 	 */
-	List<String> mirror(ExpectedTree expected, boolean complete) throws IOException {
+	List<String> mirror(ExpectedTree expected, boolean complete, boolean trustFolderTimes, List<String> listed)
+			throws IOException {
 		List<String> removed = new ArrayList<>();
 		if (Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS)) {
-			mirror(root, "", expected.root(), expected, complete, removed);
+			new Mirror(expected, complete, trustFolderTimes, removed, listed).walk(root, "", expected.root(), false);
 		}
 		return removed;
 	}
 
-	private static void mirror(Path dir, String rel, String key, ExpectedTree expected, boolean complete,
-			List<String> removed) throws IOException {
-		ExpectedTree.Folder folder = expected.get(key);
-		// the names alone (java.io): no Path made for the children that are expected, most of them
-		String[] names = dir.toFile().list();
-		if (names == null) {
-			throw new IOException("cannot list the folder " + dir);
-		}
-		boolean onlyExpected = complete && names.length == folder.names();
-		for (String name : onlyExpected ? folder.folders.toArray(new String[0]) : names) {
-			String childRel = rel.isEmpty() ? name : rel + '/' + name;
-			String childKey = expected.child(key, name);
-			if (folder.folders.contains(name)) {
-				Path child = dir.resolve(name);
-				if (Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS)) {
-					mirror(child, childRel, childKey, expected, complete, removed);
+	/** One mirror's walk. */
+	private record Mirror(ExpectedTree expected, boolean complete, boolean trustFolderTimes, List<String> removed,
+			List<String> listed) {
+
+		void walk(Path dir, String rel, String key, boolean vouched) throws IOException {
+			ExpectedTree.Folder folder = expected.get(key);
+			String[] names = null;
+			if (!vouched) {
+				// the names alone (java.io): no Path made for the children that are expected, most of them
+				names = dir.toFile().list();
+				if (names == null) {
+					throw new IOException("cannot list the folder " + dir);
 				}
-			} else if (!expected.isFile(childKey)) {
-				Path child = dir.resolve(name);
-				boolean isFolder = Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS);
-				deleteTree(child);
-				removed.add(isFolder ? childRel + "/" : childRel);
+				listed.add(rel);
+			}
+			boolean onlyExpected = vouched || complete && names.length == folder.names();
+			for (String name : onlyExpected ? folder.folders.toArray(new String[0]) : names) {
+				String childRel = rel.isEmpty() ? name : rel + '/' + name;
+				String childKey = expected.child(key, name);
+				if (folder.folders.contains(name)) {
+					Path child = dir.resolve(name);
+					BasicFileAttributes a = attributesIfAny(child);
+					if (a != null && a.isDirectory()) {
+						FileTime listedAt = trustFolderTimes ? expected.listedAt(childKey) : null;
+						walk(child, childRel, childKey,
+								listedAt != null && ZipFormat.sameTime(a.lastModifiedTime(), listedAt));
+					}
+				} else if (!expected.isFile(childKey)) {
+					Path child = dir.resolve(name);
+					boolean isFolder = Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS);
+					deleteTree(child);
+					removed.add(isFolder ? childRel + "/" : childRel);
+				}
 			}
 		}
 	}
+
+	private static BasicFileAttributes attributesIfAny(Path p) throws IOException {
+		try {
+			return Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+		} catch (NoSuchFileException e) {
+			return null;
+		}
+	}
+
+	/**
+	 * @return whether the file system of the tree sets a folder's time whenever a name in it is made, deleted or
+	 *         renamed: the local ones known to (POSIX requires it; NTFS and APFS do it too), not network or FUSE
+	 *         ones, which may not
+	 */
+	boolean folderTimesFollowNames() {
+		try {
+			return FOLDER_TIMES_FOLLOW_NAMES.contains(Files.getFileStore(root).type().toLowerCase(java.util.Locale.ROOT));
+		} catch (IOException | SecurityException e) {
+			return false;
+		}
+	}
+
+	private static final Set<String> FOLDER_TIMES_FOLLOW_NAMES = Set.of("ext2", "ext3", "ext4", "xfs", "btrfs", "tmpfs",
+			"overlay", "zfs", "f2fs", "apfs", "hfs", "ntfs", "refs");
 
 	/** Deletes a file, link or folder tree without following links. */
 	static void deleteTree(Path p) throws IOException {

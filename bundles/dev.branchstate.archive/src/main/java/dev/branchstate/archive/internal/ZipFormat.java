@@ -28,6 +28,16 @@ final class ZipFormat {
 	/** Ours: the frame table of a chunked entry (see README). */
 	static final int EXTRA_FRAMES = 0x7342;
 	static final int FRAMES_VERSION = 1;
+	/**
+	 * Ours: a folder entry whose folder held no name but those of the archive, and whose time was at least
+	 * {@link #LISTING_MARGIN_MILLIS} old when the writer read it (no data; see README).
+	 */
+	static final int EXTRA_LISTED = 0x7343;
+	/**
+	 * How old a folder's time must be for it to vouch for the folder's names: more than the granularity of any file
+	 * system's times (2 s on FAT; a clock tick on others), so that no later change can leave it the same.
+	 */
+	static final long LISTING_MARGIN_MILLIS = 3000;
 	/** Max frames in one frame-table extra (keeps the extra field below 64 KiB). */
 	static final int MAX_FRAMES = 8000;
 	static final long MAX32 = 0xffffffffL;

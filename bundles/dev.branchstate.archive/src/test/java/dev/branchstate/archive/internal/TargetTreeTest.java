@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -126,7 +127,7 @@ class TargetTreeTest {
 		Files.writeString(root.resolve("keep/Old.class"), "old");
 		Files.createSymbolicLink(root.resolve("keep/out"), outside);
 
-		var removed = tree.mirror(expected("keep/", "keep/A.class"), true);
+		var removed = tree.mirror(expected("keep/", "keep/A.class"), true, false, new ArrayList<>());
 
 		assertThat(removed).containsExactlyInAnyOrder("stale/", "keep/Old.class", "keep/out");
 		assertThat(root.resolve("keep/A.class")).exists();
@@ -147,7 +148,7 @@ class TargetTreeTest {
 		}
 
 		// root holds 1 name as expected, a/ 2 (x.class and b/): only a/b/ is looked at name by name
-		var removed = tree.mirror(expected("a/x.class", "a/b/y.class"), true);
+		var removed = tree.mirror(expected("a/x.class", "a/b/y.class"), true, false, new ArrayList<>());
 
 		assertThat(removed).containsExactly("a/b/z.class");
 		assertThat(root.resolve("a/b/y.class")).exists();
@@ -160,8 +161,35 @@ class TargetTreeTest {
 		tree.writeFile("extra.class", bytes("1"), file("extra.class", 1));
 
 		// 2 names, 2 expected, but link.jar (say an unsafe link left out) is not there: extra.class is
-		var removed = tree.mirror(expected("a.class", "link.jar"), false);
+		var removed = tree.mirror(expected("a.class", "link.jar"), false, false, new ArrayList<>());
 
 		assertThat(removed).containsExactly("extra.class");
+	}
+	@Test
+	void aFolderWhoseTimeVouchesForItsNamesIsNotListedAnyOtherIs() throws Exception {
+		for (String f : List.of("a/x.class", "a/b/y.class", "c/z.class")) {
+			tree.writeFile(f, bytes("1"), file(f, 1));
+		}
+		FileTime listedAt = FileTime.fromMillis(1_600_000_000_000L);
+		List<String> names = List.of("a/", "a/x.class", "a/b/", "a/b/y.class", "c/", "c/z.class");
+		Set<String> files = Set.of("a/x.class", "a/b/y.class", "c/z.class");
+		ExpectedTree expected = new ExpectedTree("", names, files::contains, key -> listedAt);
+		Files.writeString(root.resolve("a/b/new.class"), "made since"); // a/b's time is now, not listedAt
+		Files.writeString(root.resolve("c/hidden.class"), "time set back");
+		Files.setLastModifiedTime(root.resolve("a"), listedAt);
+		Files.setLastModifiedTime(root.resolve("c"), listedAt);
+
+		List<String> listed = new ArrayList<>();
+		var removed = tree.mirror(expected, true, true, listed);
+
+		// a/ and c/ are not listed: their time vouches for them; a/b/, whose time does not, is
+		assertThat(listed).containsExactlyInAnyOrder("", "a/b");
+		assertThat(removed).containsExactly("a/b/new.class");
+		assertThat(root.resolve("c/hidden.class")).exists();
+
+		// on a file system whose folder times may not follow their names, every folder is listed
+		listed.clear();
+		assertThat(tree.mirror(expected, true, false, listed)).containsExactly("c/hidden.class");
+		assertThat(listed).containsExactlyInAnyOrder("", "a", "a/b", "c");
 	}
 }
