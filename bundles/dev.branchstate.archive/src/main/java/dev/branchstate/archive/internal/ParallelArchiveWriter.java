@@ -183,59 +183,48 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			if (!rootAttrs.isDirectory()) {
 				throw new ArchiveException("not a directory: " + root, target, prefix, -1);
 			}
-			walk(root, "", prefix, filter, System.currentTimeMillis() - ZipFormat.LISTING_MARGIN_MILLIS);
+			long settledBefore = System.currentTimeMillis() - ZipFormat.LISTING_MARGIN_MILLIS;
+			try (FolderScanner scanner = new FolderScanner(root, filter)) {
+				walk(scanner, prefix, filter, settledBefore);
+			}
 		} catch (IOException | RuntimeException | Error e) {
 			throw fail(e);
 		}
 	}
 
 	/**
-	 * Depth-first walk in name order (deterministic archives). One lstat per path, reading POSIX attributes
-	 * directly; links are never followed. A folder whose every name the archive holds, and whose time is older than
-	 * {@code settledBefore}, has its entry marked {@linkplain EntryRecord#listed listed}: its time then vouches for
-	 * its names (a name made, deleted or renamed in it sets its time to the moment it happened, later than that).
+	 * Depth-first walk in name order (deterministic archives) of the folders the scanner reads ahead, in the same
+	 * order: one lstat per path, links never followed. A folder whose every name the archive holds, and whose time is
+	 * older than {@code settledBefore}, has its entry marked {@linkplain EntryRecord#listed listed}: its time then
+	 * vouches for its names (a name made, deleted or renamed in it sets its time to the moment it happened, later).
 	 *
-	 * @return whether every name in {@code dir} went into the archive
+	 * @return whether every name of the folder went into the archive
 	 */
-	private boolean walk(Path dir, String rel, String prefix, TreeFilter filter, long settledBefore)
+	private boolean walk(FolderScanner scanner, String prefix, TreeFilter filter, long settledBefore)
 			throws IOException {
-		List<Path> children = new ArrayList<>();
-		try (java.nio.file.DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
-			for (Path p : ds) {
-				children.add(p);
-			}
-		}
-		children.sort(null);
+		FolderScanner.Listing listing = scanner.next();
 		boolean all = true;
-		for (Path child : children) {
-			String name = child.getFileName().toString();
-			String childRel = rel.isEmpty() ? name : rel + "/" + name;
-			BasicFileAttributes attrs = readAttributes(child);
-			Path relPath = child.getFileSystem().getPath(childRel);
-			if (attrs.isDirectory()) {
-				if (filter.excludesDirectory(relPath)) {
-					all = false;
-					continue;
-				}
-				EntryRecord folder = addFolder(prefix + childRel + "/", attrs);
+		for (int i = 0; i < listing.children().size(); i++) {
+			Path child = listing.children().get(i);
+			String rel = listing.rels().get(i);
+			BasicFileAttributes attrs = listing.attributes().get(i);
+			if (listing.enter()[i]) {
+				EntryRecord entry = addFolder(prefix + rel + "/", attrs);
 				// (its time as read before its names are: a name made while they are read makes it newer)
-				folder.listed = walk(child, childRel, prefix, filter, settledBefore)
+				entry.listed = walk(scanner, prefix, filter, settledBefore)
 						&& attrs.lastModifiedTime().toMillis() < settledBefore;
-			} else if ((attrs.isRegularFile() || attrs.isSymbolicLink()) && filter.includesFile(relPath)) {
-				addPath(child, prefix + childRel, attrs);
+			} else if ((attrs.isRegularFile() || attrs.isSymbolicLink())
+					&& filter.includesFile(child.getFileSystem().getPath(rel))) {
+				addPath(child, prefix + rel, attrs);
 			} else {
-				all = false;
+				all = false; // a folder the filter excludes, a file it does not include, anything else
 			}
 		}
 		return all;
 	}
 
 	private static BasicFileAttributes readAttributes(Path p) throws IOException {
-		try {
-			return Files.readAttributes(p, java.nio.file.attribute.PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-		} catch (UnsupportedOperationException e) {
-			return Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-		}
+		return FolderScanner.readAttributes(p);
 	}
 
 	@Override
