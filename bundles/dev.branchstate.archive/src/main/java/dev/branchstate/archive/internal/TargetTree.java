@@ -48,6 +48,10 @@ final class TargetTree {
 	record Temporary(Path path, FileChannel channel) {
 	}
 
+	/** The types ({@code FileStore.type()}) of the file systems whose folder times follow their names. */
+	private static final Set<String> FOLDER_TIMES_FOLLOW_NAMES = Set.of("ext2", "ext3", "ext4", "xfs", "btrfs",
+			"tmpfs", "overlay", "zfs", "f2fs", "apfs", "hfs", "ntfs", "refs");
+
 	private final Path root;
 	private final Set<String> knownFolders = ConcurrentHashMap.newKeySet();
 	private final ConcurrentLinkedQueue<String> written = new ConcurrentLinkedQueue<>();
@@ -68,7 +72,7 @@ final class TargetTree {
 		return new ArrayList<>(written);
 	}
 
-	/** @return the names written or created so far, each folder that holds one, and each folder created */
+	/** @return the folders changed so far (no trailing '/'): each folder made, each that holds a name written or made */
 	Set<String> foldersChanged() {
 		Set<String> folders = new HashSet<>();
 		for (String name : written) {
@@ -335,8 +339,8 @@ final class TargetTree {
 
 	/**
 	 * @return whether the file system of the tree sets a folder's time whenever a name in it is made, deleted or
-	 *         renamed: the local ones known to (POSIX requires it; NTFS and APFS do it too), not network or FUSE
-	 *         ones, which may not
+	 *         renamed: the local ones known to do so (POSIX requires it; NTFS and APFS do it too), not network or
+	 *         FUSE ones, which may not
 	 */
 	boolean folderTimesFollowNames() {
 		try {
@@ -345,9 +349,6 @@ final class TargetTree {
 			return false;
 		}
 	}
-
-	private static final Set<String> FOLDER_TIMES_FOLLOW_NAMES = Set.of("ext2", "ext3", "ext4", "xfs", "btrfs", "tmpfs",
-			"overlay", "zfs", "f2fs", "apfs", "hfs", "ntfs", "refs");
 
 	/** Deletes a file, link or folder tree without following links. */
 	static void deleteTree(Path p) throws IOException {
