@@ -32,11 +32,6 @@ final class ExpectedTree {
 	private final Predicate<String> isFile;
 	private final Function<String, FileTime> listedAt;
 
-	/** As {@link #ExpectedTree(String, Iterable, Predicate, Function)}, with no folder's time vouching for it. */
-	ExpectedTree(String prefix, Iterable<String> names, Predicate<String> isFile) {
-		this(prefix, names, isFile, key -> null);
-	}
-
 	/**
 	 * @param prefix the prefix of the mirrored entries' names ("" or ending with '/')
 	 * @param names  the names of the entries under it (files, links and folders, folders ending with '/'), in any

@@ -41,7 +41,7 @@ final class FolderScanner implements AutoCloseable {
 	/** Listings handed over at once, at most: few enough that the walk soon has work, enough to wake it rarely. */
 	private static final int BATCH_FOLDERS = 64;
 	private static final int BATCH_NAMES = 2048;
-	static final int MAX_AHEAD = 1024;
+	private static final int MAX_AHEAD = 1024;
 
 	/** Batches of listings (each a few kB of names and attributes), then one {@link End}. */
 	private final BlockingQueue<Object> listings = new ArrayBlockingQueue<>(MAX_AHEAD / BATCH_FOLDERS);

@@ -9,7 +9,6 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -169,7 +168,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	@Override
 	public void addFile(Path source, String name) throws IOException {
 		checkState();
-		addPath(source, name, readAttributes(source));
+		addPath(source, name, FolderScanner.readAttributes(source));
 	}
 
 	@Override
@@ -221,10 +220,6 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			}
 		}
 		return all;
-	}
-
-	private static BasicFileAttributes readAttributes(Path p) throws IOException {
-		return FolderScanner.readAttributes(p);
 	}
 
 	@Override

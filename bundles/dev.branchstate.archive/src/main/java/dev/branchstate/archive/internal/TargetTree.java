@@ -74,12 +74,9 @@ final class TargetTree {
 
 	/** @return the folders changed so far (no trailing '/'): each folder made, each that holds a name written or made */
 	Set<String> foldersChanged() {
-		Set<String> folders = new HashSet<>();
+		Set<String> folders = foldersMade();
 		for (String name : written) {
 			int end = name.endsWith("/") ? name.length() - 1 : name.length();
-			if (end < name.length()) {
-				folders.add(name.substring(0, end));
-			}
 			int slash = name.lastIndexOf('/', end - 1);
 			if (slash > 0) {
 				folders.add(name.substring(0, slash));

@@ -138,7 +138,7 @@ class TargetTreeTest {
 
 	private static ExpectedTree expected(String... names) {
 		Set<String> files = Arrays.stream(names).filter(n -> !n.endsWith("/")).collect(Collectors.toSet());
-		return new ExpectedTree("", Arrays.asList(names), files::contains);
+		return new ExpectedTree("", Arrays.asList(names), files::contains, key -> null); // no time vouches
 	}
 
 	@Test
