@@ -71,6 +71,37 @@ class PlanTest {
 		}
 	}
 
+	/**
+	 * The plan stats each file through its folder: files of a folder that is gone, or is now a file, are to be
+	 * written, and the files of the folders around them, in the root too, are still found identical.
+	 */
+	@Test
+	void theFilesOfAFolderGoneOrNowAFileAreToBeWritten() throws Exception {
+		Path src = Files.createDirectories(tmp.resolve("src"));
+		for (String name : List.of("top.bin", "a/1.bin", "a/b/2.bin", "a/b/c/3.bin", "d/4.bin", "e/5.bin")) {
+			Files.createDirectories(src.resolve(name).getParent());
+			Files.write(src.resolve(name), TestTrees.noise(100, name.length()));
+		}
+		Path zip = tmp.resolve("state.zip");
+		try (ArchiveWriter w = Archives.newWriter(zip, WriteOptions.defaults())) {
+			w.addTree(src, "p/", TreeFilter.ALL);
+			w.commit();
+		}
+		try (ArchiveReader r = Archives.open(zip)) {
+			Path out = tmp.resolve("out");
+			ExtractOptions options = ExtractOptions.defaults().withPrefix("p/").withDifferential(true);
+			r.extract(out, options);
+			for (String gone : List.of("a/b/c/3.bin", "a/b/c", "a/b/2.bin", "a/b", "d/4.bin", "d")) {
+				Files.delete(out.resolve(gone));
+			}
+			Files.write(out.resolve("a/b"), new byte[] { 1 });
+
+			ExtractPlan plan = r.plan(out, options);
+			assertThat(plan.toWrite()).containsExactlyInAnyOrder("p/a/b/2.bin", "p/a/b/c/3.bin", "p/d/4.bin");
+			assertThat(plan.identical()).isEqualTo(3);
+		}
+	}
+
 	/** Changes a letter of the name in the local header of the entry {@code name} (its central record stays). */
 	private static void damageLocalHeaderName(Path zip, String name) throws Exception {
 		byte[] bytes = Files.readAllBytes(zip);

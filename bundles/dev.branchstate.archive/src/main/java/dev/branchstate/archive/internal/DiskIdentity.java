@@ -29,12 +29,23 @@ final class DiskIdentity {
 		} catch (FileSystemException e) { // absent (NoSuchFileException), or a parent that is no directory
 			return false;
 		}
-		if (!a.isRegularFile() || a.size() != r.size) {
+		return identical(file.getParent(), file.getFileName().toString(), a, r, verifyContent, buf);
+	}
+
+	/**
+	 * As {@link #identical(Path, EntryRecord, boolean, ByteBuffer)} for file {@code rel} of folder {@code root},
+	 * whose attributes were already read ({@code null}: nothing there); the path is made only if the content must be
+	 * read.
+	 */
+	static boolean identical(Path root, String rel, BasicFileAttributes a, EntryRecord r, boolean verifyContent,
+			ByteBuffer buf) throws IOException {
+		if (a == null || !a.isRegularFile() || a.size() != r.size) {
 			return false;
 		}
 		if (!verifyContent && ZipFormat.sameTime(a.lastModifiedTime(), r.mtime())) {
 			return true;
 		}
+		Path file = root.resolve(rel);
 		CRC32 crc = new CRC32();
 		try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
 			long total = 0;

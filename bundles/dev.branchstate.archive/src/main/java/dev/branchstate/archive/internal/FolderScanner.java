@@ -6,7 +6,10 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.SecureDirectoryStream;
+import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -137,22 +140,34 @@ final class FolderScanner implements AutoCloseable {
 			for (Path p : ds) {
 				children.add(p);
 			}
+			children.sort(null);
+			int n = children.size();
+			List<String> rels = new ArrayList<>(n);
+			List<BasicFileAttributes> attributes = new ArrayList<>(n);
+			boolean[] enter = new boolean[n];
+			for (int i = 0; i < n; i++) {
+				Path child = children.get(i);
+				String name = child.getFileName().toString();
+				String childRel = rel.isEmpty() ? name : rel + "/" + name;
+				// through the open folder where the platform can (fstatat: the kernel looks up one name, not the path)
+				BasicFileAttributes a = ds instanceof SecureDirectoryStream<Path> folder
+						? readAttributes(folder, child.getFileName())
+						: readAttributes(child);
+				rels.add(childRel);
+				attributes.add(a);
+				enter[i] = a.isDirectory() && !filter.excludesDirectory(child.getFileSystem().getPath(childRel));
+			}
+			return new Listing(children, rels, attributes, enter);
 		}
-		children.sort(null);
-		int n = children.size();
-		List<String> rels = new ArrayList<>(n);
-		List<BasicFileAttributes> attributes = new ArrayList<>(n);
-		boolean[] enter = new boolean[n];
-		for (int i = 0; i < n; i++) {
-			Path child = children.get(i);
-			String name = child.getFileName().toString();
-			String childRel = rel.isEmpty() ? name : rel + "/" + name;
-			BasicFileAttributes a = readAttributes(child);
-			rels.add(childRel);
-			attributes.add(a);
-			enter[i] = a.isDirectory() && !filter.excludesDirectory(child.getFileSystem().getPath(childRel));
-		}
-		return new Listing(children, rels, attributes, enter);
+	}
+
+	private static BasicFileAttributes readAttributes(SecureDirectoryStream<Path> folder, Path name)
+			throws IOException {
+		PosixFileAttributeView posix = folder.getFileAttributeView(name, PosixFileAttributeView.class,
+				LinkOption.NOFOLLOW_LINKS);
+		return posix != null ? posix.readAttributes()
+				: folder.getFileAttributeView(name, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+						.readAttributes();
 	}
 
 	/** One lstat, with the POSIX attributes (the mode) where the file system has them. */

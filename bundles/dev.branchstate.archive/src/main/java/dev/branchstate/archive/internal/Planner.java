@@ -3,9 +3,13 @@ package dev.branchstate.archive.internal;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.SecureDirectoryStream;
+import java.nio.file.attribute.BasicFileAttributeView;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -78,24 +82,26 @@ final class Planner {
 				List<EntryRecord> slice = files.subList(from, Math.min(files.size(), from + SLICE));
 				slices.add(CompletableFuture.runAsync(() -> {
 					ByteBuffer buf = ByteBuffer.allocate(CRC_BUFFER);
-					for (EntryRecord r : slice) {
-						if (stop.get()) {
-							return;
-						}
-						if (options.cancel().getAsBoolean() || Thread.currentThread().isInterrupted()) {
-							throw new CompletionException(new ArchiveCanceledException("planning canceled: " + reader.path()));
-						}
-						try {
-							if (DiskIdentity.identical(root.resolve(r.name.substring(prefix.length())), r,
-									options.verifyContent(), buf)) {
+					try (FolderStat folders = new FolderStat(root)) {
+						for (EntryRecord r : slice) {
+							if (stop.get()) {
+								return;
+							}
+							if (options.cancel().getAsBoolean() || Thread.currentThread().isInterrupted()) {
+								throw new CompletionException(
+										new ArchiveCanceledException("planning canceled: " + reader.path()));
+							}
+							String rel = r.name.substring(prefix.length());
+							if (DiskIdentity.identical(root, rel, folders.attributes(rel), r, options.verifyContent(),
+									buf)) {
 								identical.incrementAndGet();
 							} else {
 								toWrite.add(r.name);
 								bytes.addAndGet(r.size);
 							}
-						} catch (IOException e) {
-							throw new CompletionException(e);
 						}
+					} catch (IOException e) {
+						throw new CompletionException(e);
 					}
 				}, own != null ? own : options.executor()));
 			}
@@ -114,6 +120,83 @@ final class Planner {
 			}
 		}
 		return new ExtractPlan(root, prefix, toWrite, identical.get(), bytes.get(), false);
+	}
+
+	/**
+	 * Stats files through their folder's open descriptor ({@code fstatat}), one folder at a time: a slice's files
+	 * come in name order, so a folder's files come together. The kernel then looks up one name per file instead of
+	 * walking its whole path, which was half of the stat's cost. Where the platform has no
+	 * {@link SecureDirectoryStream}, a file is stat'ed by its path.
+	 */
+	private static final class FolderStat implements AutoCloseable {
+
+		private final Path root;
+		/** the folder open, relative to the root ("" the root); {@code null} before the first file */
+		private String folder;
+		/** {@code null}: the folder is absent or no folder (nothing in it), or the platform has no secure stream */
+		private SecureDirectoryStream<Path> stream;
+		private boolean pathsOnly;
+
+		FolderStat(Path root) {
+			this.root = root;
+		}
+
+		/** @return the attributes of file {@code rel} (not following a link), {@code null} if nothing is there */
+		BasicFileAttributes attributes(String rel) throws IOException {
+			int slash = rel.lastIndexOf('/');
+			String parent = slash < 0 ? "" : rel.substring(0, slash);
+			if (pathsOnly) {
+				return attributesIfAny(root.resolve(rel));
+			}
+			if (!parent.equals(folder)) {
+				open(parent);
+				if (pathsOnly) {
+					return attributesIfAny(root.resolve(rel));
+				}
+			}
+			if (stream == null) {
+				return null;
+			}
+			try {
+				return stream.getFileAttributeView(root.getFileSystem().getPath(rel.substring(slash + 1)),
+						BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).readAttributes();
+			} catch (FileSystemException e) { // absent
+				return null;
+			}
+		}
+
+		private void open(String parent) throws IOException {
+			close();
+			folder = parent;
+			DirectoryStream<Path> opened;
+			try {
+				opened = Files.newDirectoryStream(parent.isEmpty() ? root : root.resolve(parent));
+			} catch (FileSystemException e) { // absent, or no folder: nothing in it is there
+				return;
+			}
+			if (opened instanceof SecureDirectoryStream<Path> secure) {
+				stream = secure;
+			} else {
+				opened.close();
+				pathsOnly = true;
+			}
+		}
+
+		private static BasicFileAttributes attributesIfAny(Path file) throws IOException {
+			try {
+				return Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+			} catch (FileSystemException e) {
+				return null;
+			}
+		}
+
+		@Override
+		public void close() throws IOException {
+			if (stream != null) {
+				stream.close();
+				stream = null;
+			}
+		}
 	}
 
 	/** @return whether {@code root} is an empty directory or does not exist (a link or a file is not empty) */
