@@ -23,6 +23,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -41,8 +42,6 @@ import org.eclipse.core.runtime.preferences.IScopeContext;
 import org.eclipse.core.runtime.preferences.InstanceScope;
 import org.eclipse.jgit.dircache.DirCache;
 import org.eclipse.jgit.dircache.DirCacheEntry;
-import org.eclipse.jgit.lib.Repository;
-import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import org.eclipse.osgi.util.NLS;
 
 import dev.branchstate.core.BranchstatePreferences;
@@ -411,17 +410,14 @@ public final class DerivedResourcesContributor implements IStateContributor {
 		if (roots.isEmpty()) {
 			return roots;
 		}
-		FileRepositoryBuilder builder = new FileRepositoryBuilder().findGitDir(location.toFile());
-		if (builder.getGitDir() == null) {
-			return roots;
-		}
-		try (Repository repository = builder.setMustExist(true).build()) {
-			if (repository.isBare()) {
+		try {
+			Optional<GitIndexes.Index> found = GitIndexes.of(location);
+			if (found.isEmpty()) {
 				return roots;
 			}
-			Path workTree = repository.getWorkTree().toPath().toRealPath();
+			Path workTree = found.get().workTree();
 			String projectPrefix = workTree.relativize(location.toRealPath()).toString().replace(File.separatorChar, '/');
-			DirCache index = repository.readDirCache();
+			DirCache index = found.get().entries();
 			List<Root> result = new ArrayList<>();
 			for (Root r : roots) {
 				String repoPath = projectPrefix.isEmpty() ? r.path() : projectPrefix + '/' + r.path();

@@ -1,0 +1,54 @@
+package dev.branchstate.core.internal.contributors;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Optional;
+
+import org.eclipse.jgit.dircache.DirCache;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+
+/**
+ * The Git index of the repository a folder lives in, read once and kept while its file is unchanged. A restore asks
+ * for it twice per project (where its contributors extract, then what they restore), and a workspace's projects
+ * usually share one repository: reading it each time cost a repository opened and the index parsed per question
+ * (80 of each for the 40 projects of the scale benchmark). Only the last index read is kept.
+ */
+final class GitIndexes {
+
+	/** @param workTree the real path of the repository's work tree */
+	record Index(Path workTree, DirCache entries) {
+	}
+
+	private static File lastFile;
+	private static Index last;
+
+	private GitIndexes() {
+	}
+
+	/**
+	 * @return the index of the repository with a work tree that holds {@code folder}; empty when there is no
+	 *         repository or it is bare
+	 */
+	static synchronized Optional<Index> of(Path folder) throws IOException {
+		FileRepositoryBuilder builder = new FileRepositoryBuilder().findGitDir(folder.toFile());
+		if (builder.getGitDir() == null) {
+			return Optional.empty();
+		}
+		builder.setMustExist(true).setup();
+		if (builder.isBare()) {
+			return Optional.empty();
+		}
+		File indexFile = builder.getIndexFile();
+		if (last != null && indexFile.equals(lastFile) && !last.entries().isOutdated()) {
+			return Optional.of(last);
+		}
+		try (Repository repository = builder.build()) { // (reads the index with the repository's settings)
+			Index index = new Index(repository.getWorkTree().toPath().toRealPath(), repository.readDirCache());
+			lastFile = indexFile;
+			last = index;
+			return Optional.of(index);
+		}
+	}
+}
