@@ -111,6 +111,28 @@ peer() {
 	rows+=("$(printf '| %s | %.0f | %.0f | | | %s | | |' "$name" "$(echo "$e * 1000" | bc)" "$(echo "($u + $s) * 1000" | bc)" "$((m / 1024))")")
 	echo "   $name: wall ${e} s, CPU $(echo "$u + $s" | bc) s"
 }
+# warm <app arguments>: one IDE session of several restores; a row for each restore after the first, whose code is
+# then loaded and compiled, as in an IDE that has been running (its wall, CPU and bytes are the session's, not shown)
+warm() {
+	local log=$work/logs/warm.log commit line previous
+	java $jvm -jar "$launcher" -nosplash -data "$ws" $IDE_ARGS -application dev.branchstate.core.app "$@" > "$log" 2>&1 \
+		|| { cat "$log" >&2; echo "scale: the warm session failed" >&2; exit 1; }
+	previous=""
+	while read -r line; do
+		commit=$(awk '{print $2}' <<<"$line")
+		if [ -n "$previous" ]; then
+			local name="warm: restore $(branch_of "$commit") after $(branch_of "$previous")"
+			[ "$commit" != "$previous" ] || name="warm: exact restore of $(branch_of "$commit")"
+			local own written
+			own=$(grep -o -E ' ms=[0-9]+' <<<"$line" | cut -d= -f2)
+			written=$(grep -o -E ' written=[0-9]+' <<<"$line" | cut -d= -f2)
+			rows+=("$(printf '| %s | | | | | | %s | %s |' "$name" "$own" "$written")")
+			echo "   $name: Branchstate $own ms, $written files written"
+		fi
+		previous=$commit
+	done < <(grep '^restored ' "$log")
+}
+branch_of() { git -C "$repo" for-each-ref --points-at "$1" --format='%(refname:short)' refs/heads | head -1; }
 bins() { (cd "$repo" && ls -d p*/bin); }
 ws_state() { git -C "$repo" rev-parse "$1"; }
 
@@ -135,9 +157,15 @@ for v in 1 5 30; do
 	session "restore-b$v-$v%-differ" restore "$repo" "b$v"
 	session "restore-main-back-$v%-differ" restore "$repo" main
 done
+echo "== restores in one session (an IDE that has restored before)"
+warm restore "$repo" main main b1 main b5 main b30 main
 echo "== peer: tar | zstd of the same bin/ folders"
 peer "peer: tar -c, zstd -3 -T2 (save)" "cd '$repo' && tar -cf - $(bins | tr '\n' ' ') | zstd -q -3 -T2 -o '$work/peer.tar.zst'"
+# into folders just emptied, as the full restore's bin/ folders were: ext4 without a journal (this machine's) skips
+# the inodes deleted in the last minutes when it allocates one, which is most of an extraction's system time then
 mkdir -p "$work/peer-out"
+zstd -q -d -c "$work/peer.tar.zst" | tar -xf - -C "$work/peer-out"
+rm -rf "$work/peer-out" && mkdir "$work/peer-out"
 peer "peer: zstd -d, tar -x (into empty)" "zstd -q -d -c '$work/peer.tar.zst' | tar -xf - -C '$work/peer-out'"
 echo
 echo "## scale: $projects projects, $(find "$repo" -path '*/bin/*' -type f | wc -l) derived files, $(du -sm --apparent-size "$work/peer-out" | cut -f1) MB; $(nproc) cores"

@@ -99,6 +99,15 @@ class ApplicationTest {
 		assertThat(line("restored ")).startsWith("restored " + commit).contains("written=1");
 		assertThat(Files.readAllBytes(f.workTree.resolve("bin/A.class"))).isEqualTo(a);
 
+		// several commits: each restored in turn in the one session, a line each
+		Files.write(f.workTree.resolve("bin/A.class"), new byte[] { 2 });
+		assertThat(run("restore", repo, "HEAD", commit)).isEqualTo(IApplication.EXIT_OK);
+		List<String> restored = out.lines().filter(l -> l.startsWith("restored ")).toList();
+		assertThat(restored).hasSize(2).allMatch(l -> l.startsWith("restored " + commit));
+		assertThat(restored.get(0)).contains(" written=1 ");
+		assertThat(restored.get(1)).contains(" written=0 ");
+		assertThat(Files.readAllBytes(f.workTree.resolve("bin/A.class"))).isEqualTo(a);
+
 		assertThat(run("verify", repo)).isEqualTo(IApplication.EXIT_OK);
 		assertThat(out).contains("ok " + commit);
 		StateInfo state = f.service.states(f.gitDir()).get(0);

@@ -27,7 +27,7 @@ import dev.branchstate.core.internal.switching.SwitchCommand;
  * <li>{@code list [<repoPath>]}: the stored states, newest first;</li>
  * <li>{@code save <repoPath>}: refreshes the repository's projects, waits until the background jobs are done (an
  * index brought up to date after the refresh, say: {@link BackgroundJobs}) and saves their state for HEAD;</li>
- * <li>{@code restore <repoPath> [<commit>]}: restores the state of the commit (default: HEAD);</li>
+ * <li>{@code restore <repoPath> [<commit>...]}: restores the state of each commit in turn (default: HEAD);</li>
  * <li>{@code delete <repoPath> [<commit>]}: deletes the stored states of the repository, all of them or the one of
  * the commit;</li>
  * <li>{@code switch <repoPath> <branch>... [--without-branchstate]}: checks the branches out with JGit one after the
@@ -74,7 +74,7 @@ public final class BranchstateApplication implements IApplication {
 
 	static Object usage(String problem) {
 		System.err.println("branchstate: " + problem //$NON-NLS-1$
-				+ ". Commands: status, import <repo> [--derived=<globs>], list [<repo>], save <repo>, restore <repo> [<commit>], delete <repo> [<commit>], verify [<repo>], prune [<repo>], build <repo> [--problems], problems <repo>, publish <repo> [<commit>] --signing-key=<pem>, fetch <repo> [<commit>], published <repo>, remote-keys <folder>, switch <repo> <branch>|--delete-states|--clean-build... [--without-branchstate|--with-branchstate]"); //$NON-NLS-1$
+				+ ". Commands: status, import <repo> [--derived=<globs>], list [<repo>], save <repo>, restore <repo> [<commit>...], delete <repo> [<commit>], verify [<repo>], prune [<repo>], build <repo> [--problems], problems <repo>, publish <repo> [<commit>] --signing-key=<pem>, fetch <repo> [<commit>], published <repo>, remote-keys <folder>, switch <repo> <branch>|--delete-states|--clean-build... [--without-branchstate|--with-branchstate]"); //$NON-NLS-1$
 		return EXIT_USAGE;
 	}
 
