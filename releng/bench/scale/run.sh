@@ -11,7 +11,8 @@
 # update site; every case is one headless IDE session (`-application dev.branchstate.core.app`).
 #
 # Per case: the session's wall, CPU (user+system), bytes read and written (rchar/wchar of /proc/PID/io: every
-# read and write call, cached or not, JVM start included), peak RSS (VmHWM), and what Branchstate reports of its own
+# read and write call, cached or not, JVM start included), peak RSS (VmHWM), the most the heap held after a garbage
+# collection (the JVM's GC log), and what Branchstate reports of its own
 # work (the save's or the restore's milliseconds, files written). Peer: `tar -c | zstd -3 -T2` of the bin/ folders,
 # and `zstd -d | tar -x` into empty folders. Needs ~15 GB free in the work folder.
 # --memory: only the cases of the memory goal, for a workspace made larger with --files (25000: 1,000,000 files):
@@ -84,7 +85,8 @@ session() {
 	local name=$1 log=$work/logs/$1.log t0 pid io="" stat="" hwm="" wall
 	shift
 	t0=$(date +%s%N)
-	java $jvm -jar "$launcher" -nosplash -data "$ws" $IDE_ARGS -application dev.branchstate.core.app "$@" > "$log" 2>&1 &
+	java $jvm -Xlog:gc:file="$work/logs/$name.gc.log" -jar "$launcher" -nosplash -data "$ws" $IDE_ARGS \
+		-application dev.branchstate.core.app "$@" > "$log" 2>&1 &
 	pid=$!
 	local now
 	while kill -0 "$pid" 2>/dev/null; do # (the last samples that a process, not its zombie, gave)
@@ -100,10 +102,12 @@ session() {
 	cpu=$(awk '{ sub(/^.*\) /, ""); print ($12 + $13) * 10 }' <<<"$stat") # utime + stime: ticks of 10 ms
 	own=$(grep -o -E ' ms=[0-9]+' "$log" | tail -1 | cut -d= -f2 || true)
 	written=$(grep -o -E ' written=[0-9]+' "$log" | tail -1 | cut -d= -f2 || true)
+	# the most the heap held after a collection: what was live then, and garbage the collection had left
+	heap=$(grep -o -E -- '->[0-9]+M' "$work/logs/$name.gc.log" | tr -d '>M-' | sort -n | tail -1 || true)
 	out=$(cat "$log")
-	rows+=("$(printf '| %s | %s | %s | %s | %s | %s | %s | %s |' "$name" "$wall" "$cpu" "$((rchar / 1048576))" "$((wchar / 1048576))" \
-		"$((hwm / 1024))" "${own:--}" "${written:--}")")
-	echo "   $name: wall ${wall} ms, CPU ${cpu} ms, read $((rchar / 1048576)) MB, written $((wchar / 1048576)) MB, peak RSS $((hwm / 1024)) MB; Branchstate ${own:--} ms, ${written:--} files written"
+	rows+=("$(printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |' "$name" "$wall" "$cpu" "$((rchar / 1048576))" "$((wchar / 1048576))" \
+		"$((hwm / 1024))" "${own:--}" "${written:--}" "${heap:--}")")
+	echo "   $name: wall ${wall} ms, CPU ${cpu} ms, read $((rchar / 1048576)) MB, written $((wchar / 1048576)) MB, peak RSS $((hwm / 1024)) MB, heap after GC ${heap:--} MB; Branchstate ${own:--} ms, ${written:--} files written"
 }
 # peer <case> <shell command>: the same data moved by tar and zstd
 peer() {
@@ -111,7 +115,7 @@ peer() {
 	shift
 	t=$( { /usr/bin/time -f '%e %U %S %M' bash -c "$*" > /dev/null; } 2>&1 | tail -1)
 	read -r e u s m <<<"$t"
-	rows+=("$(printf '| %s | %.0f | %.0f | | | %s | | |' "$name" "$(echo "$e * 1000" | bc)" "$(echo "($u + $s) * 1000" | bc)" "$((m / 1024))")")
+	rows+=("$(printf '| %s | %.0f | %.0f | | | %s | | | |' "$name" "$(echo "$e * 1000" | bc)" "$(echo "($u + $s) * 1000" | bc)" "$((m / 1024))")")
 	echo "   $name: wall ${e} s, CPU $(echo "$u + $s" | bc) s"
 }
 # warm <app arguments>: one IDE session of several restores; a row for each restore after the first, whose code is
@@ -129,7 +133,7 @@ warm() {
 			local own written
 			own=$(grep -o -E ' ms=[0-9]+' <<<"$line" | cut -d= -f2)
 			written=$(grep -o -E ' written=[0-9]+' <<<"$line" | cut -d= -f2)
-			rows+=("$(printf '| %s | | | | | | %s | %s |' "$name" "$own" "$written")")
+			rows+=("$(printf '| %s | | | | | | %s | %s | |' "$name" "$own" "$written")")
 			echo "   $name: Branchstate $own ms, $written files written"
 		fi
 		previous=$commit
@@ -181,8 +185,8 @@ finish
 finish() { # the table
 echo
 echo "## scale: $projects projects, $(find "$repo" -path '*/bin/*' -type f | wc -l) derived files, $(du -sm --apparent-size "$repo" | cut -f1) MB; $(nproc) cores"
-echo "| case | wall ms | CPU ms | read MB | written MB | peak RSS MB | Branchstate ms | files written |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+echo "| case | wall ms | CPU ms | read MB | written MB | peak RSS MB | Branchstate ms | files written | heap after GC MB |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 printf '%s\n' "${rows[@]}"
 echo "states: $(find "$store" -name '*.bsa' | wc -l) archives, $(du -sm "$store" | cut -f1) MB$([ ! -f "$work/peer.tar.zst" ] \
 	|| echo "; peer archive $(du -sm "$work/peer.tar.zst" | cut -f1) MB")"
