@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,7 +27,14 @@ import org.eclipse.core.runtime.NullProgressMonitor;
 import org.eclipse.core.runtime.OperationCanceledException;
 import org.eclipse.core.runtime.Platform;
 import org.eclipse.core.runtime.Status;
+import org.eclipse.jgit.dircache.DirCache;
+import org.eclipse.jgit.dircache.DirCacheEditor;
+import org.eclipse.jgit.dircache.DirCacheEntry;
 import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.FileMode;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectInserter;
+import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -242,6 +250,52 @@ class StateServiceTest {
 		assertThat(f.events(StateEvent.Kind.FAILED)).isEmpty();
 		assertThatThrownBy(() -> f.service.verify(saved, null)).as("the whole archive is still damaged")
 				.hasMessageContaining("big.class");
+	}
+
+	/**
+	 * A restore never writes into a derived folder that holds a file Git tracks. The Git index is read once and kept
+	 * while its file is unchanged: a file added to the index after one restore counts at the next.
+	 */
+	@Test
+	void aDerivedFolderIsLeftAloneOnceItHoldsATrackedFile() throws Exception {
+		byte[] a = Fixtures.random(2000, 11);
+		byte[] edited = Fixtures.random(2000, 12);
+		f.output(Map.of("A.class", a));
+		StateInfo saved = f.service.save(f.gitDir(), new NullProgressMonitor());
+		Files.write(f.workTree.resolve("bin/A.class"), edited);
+		f.project.refreshLocal(IResource.DEPTH_INFINITE, null);
+		assertThat(f.service.restore(f.gitDir(), saved.commitId(), new NullProgressMonitor()).filesWritten())
+				.isEqualTo(1);
+		assertThat(Files.readAllBytes(f.workTree.resolve("bin/A.class"))).isEqualTo(a);
+
+		Files.write(f.workTree.resolve("bin/A.class"), edited);
+		byte[] notes = "tracked, though bin/ is ignored".getBytes(StandardCharsets.UTF_8);
+		Files.write(f.workTree.resolve("bin/notes.txt"), notes);
+		Repository repository = f.git.getRepository();
+		DirCache index = repository.lockDirCache();
+		try (ObjectInserter inserter = repository.newObjectInserter()) {
+			DirCacheEditor editor = index.editor();
+			ObjectId blob = inserter.insert(Constants.OBJ_BLOB, notes);
+			inserter.flush();
+			editor.add(new DirCacheEditor.PathEdit("bin/notes.txt") {
+				@Override
+				public void apply(DirCacheEntry entry) {
+					entry.setFileMode(FileMode.REGULAR_FILE);
+					entry.setObjectId(blob);
+					entry.setLength(notes.length);
+				}
+			});
+			editor.commit();
+		} finally {
+			index.unlock();
+		}
+		f.project.refreshLocal(IResource.DEPTH_INFINITE, null);
+
+		f.service.restore(f.gitDir(), saved.commitId(), new NullProgressMonitor());
+
+		assertThat(Files.readAllBytes(f.workTree.resolve("bin/A.class"))).as("bin/ holds a tracked file now")
+				.isEqualTo(edited);
+		assertThat(Files.readAllBytes(f.workTree.resolve("bin/notes.txt"))).isEqualTo(notes);
 	}
 
 	/** Markers already those of the state are left as they are: no delete and create, no marker delta. */

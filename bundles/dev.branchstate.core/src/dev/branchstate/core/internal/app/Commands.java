@@ -230,12 +230,10 @@ final class Commands {
 	}
 
 	/**
-	 * Restores the state of a commit: after a refresh and the background jobs (nothing may be updating the data being
-	 * restored), and waits for them again after the restore (what it handed to contributors is then done).
-	 */
-	/**
-	 * Restores the state of each commit named (default HEAD) in turn, in this one session: restoring a second commit
-	 * measures a restore in an IDE that has already run one (its code loaded and compiled), as in a long session.
+	 * Restores the state of each commit named (default HEAD) in turn: after a refresh and the background jobs (nothing
+	 * may be updating the data being restored), and waits for them again after each restore (what it handed to
+	 * contributors is then done). A second restore in the one session is a restore in an IDE that has already run one
+	 * (its code loaded and compiled), as in a long IDE session.
 	 */
 	private Object restore(List<String> args)
 			throws CoreException, NotFoundException, IOException, UsageException, InterruptedException {

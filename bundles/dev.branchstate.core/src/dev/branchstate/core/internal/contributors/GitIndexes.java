@@ -2,6 +2,7 @@ package dev.branchstate.core.internal.contributors;
 
 import java.io.File;
 import java.io.IOException;
+import java.lang.ref.SoftReference;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -13,7 +14,8 @@ import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
  * The Git index of the repository a folder lives in, read once and kept while its file is unchanged. A restore asks
  * for it twice per project (where its contributors extract, then what they restore), and a workspace's projects
  * usually share one repository: reading it each time cost a repository opened and the index parsed per question
- * (80 of each for the 40 projects of the scale benchmark). Only the last index read is kept.
+ * (80 of each for the 40 projects of the scale benchmark). Only the last index read is kept, softly: the memory
+ * is the JVM's to take back.
  */
 final class GitIndexes {
 
@@ -22,7 +24,7 @@ final class GitIndexes {
 	}
 
 	private static File lastFile;
-	private static Index last;
+	private static SoftReference<Index> last = new SoftReference<>(null);
 
 	private GitIndexes() {
 	}
@@ -41,13 +43,14 @@ final class GitIndexes {
 			return Optional.empty();
 		}
 		File indexFile = builder.getIndexFile();
-		if (last != null && indexFile.equals(lastFile) && !last.entries().isOutdated()) {
-			return Optional.of(last);
+		Index kept = last.get();
+		if (kept != null && indexFile.equals(lastFile) && !kept.entries().isOutdated()) {
+			return Optional.of(kept);
 		}
 		try (Repository repository = builder.build()) { // (reads the index with the repository's settings)
 			Index index = new Index(repository.getWorkTree().toPath().toRealPath(), repository.readDirCache());
 			lastFile = indexFile;
-			last = index;
+			last = new SoftReference<>(index);
 			return Optional.of(index);
 		}
 	}
