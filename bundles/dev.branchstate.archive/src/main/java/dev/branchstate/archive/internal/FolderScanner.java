@@ -2,6 +2,7 @@ package dev.branchstate.archive.internal;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -13,19 +14,24 @@ import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
+import java.util.PriorityQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 import dev.branchstate.archive.TreeFilter;
 
 /**
- * Reads a tree for the writer's walk, ahead of it, on a thread of its own: folder by folder in the order the walk
- * visits them (depth first, names sorted), each folder's names with the attributes of each (an lstat, links not
- * followed) and which of its sub-folders the filter lets the walk enter. The walk takes the listings in that same
- * order ({@link #next}); its own work per entry then overlaps the system calls. The listings are handed over in
- * batches, and at most about {@link #MAX_AHEAD} wait to be taken, which bounds the memory they hold.
+ * Reads a tree for the writer's walk, ahead of it, on threads of their own: folder by folder, each folder's names
+ * sorted with the attributes of each (an lstat, links not followed) and which of its sub-folders the filter lets the
+ * walk enter. The walk takes the listings depth first, in name order ({@link #next}); its own work per entry then
+ * overlaps the system calls.
+ * <p>
+ * The readers take the folder that comes first in the walk's order among those still to read, so they stay just ahead
+ * of the walk, and at most {@code maxAhead} listings read by them wait to be taken, which bounds the memory they
+ * hold. A folder the walk comes to before any reader took it is read by the walk itself: the walk never waits for a
+ * reader that cannot go on.
  */
 final class FolderScanner implements AutoCloseable {
 
@@ -33,28 +39,21 @@ final class FolderScanner implements AutoCloseable {
 	record Listing(List<Path> children, List<String> rels, List<BasicFileAttributes> attributes, boolean[] enter) {
 	}
 
-	/** Listings handed over together. */
-	private record Batch(List<Listing> listings) {
-	}
+	/** Threads reading at most: two keep the walk fed on the machines measured (its work per entry is the larger). */
+	static final int MAX_READERS = 2;
+	/** Listings read ahead of the walk at most. */
+	static final int MAX_AHEAD = 256;
 
-	/** The end of the listings: the reading failed, or (failure {@code null}) every folder was read. */
-	private record End(IOException failure) {
-	}
-
-	/** Listings handed over at once, at most: few enough that the walk soon has work, enough to wake it rarely. */
-	private static final int BATCH_FOLDERS = 64;
-	private static final int BATCH_NAMES = 2048;
-	private static final int MAX_AHEAD = 1024;
-
-	/** Batches of listings (each a few kB of names and attributes), then one {@link End}. */
-	private final BlockingQueue<Object> listings = new ArrayBlockingQueue<>(MAX_AHEAD / BATCH_FOLDERS);
-	private final Thread reader;
+	private final TreeFilter filter;
+	/** Folders to read, the first in the walk's order at the head; guarded by {@code this}. */
+	private final PriorityQueue<Folder> toRead = new PriorityQueue<>((a, b) -> Arrays.compare(a.order, b.order));
+	/** Readers reading a folder now; guarded by {@code this}. */
+	private int reading;
+	private final Semaphore ahead;
+	private final List<Thread> readers = new ArrayList<>();
 	private volatile boolean closed;
-	/** The reading thread's batch being filled. */
-	private List<Listing> batch = new ArrayList<>();
-	private int batchNames;
-	/** The walk's listings taken and not yet walked. */
-	private final ArrayDeque<Listing> taken = new ArrayDeque<>();
+	/** The walk's own: the folders it will take, in its order (the next at the head). */
+	private final ArrayDeque<Folder> walkOrder = new ArrayDeque<>();
 
 	/**
 	 * Starts reading the tree at {@code root}.
@@ -62,75 +61,163 @@ final class FolderScanner implements AutoCloseable {
 	 * @param filter which sub-folders to enter, by their path relative to {@code root}
 	 */
 	FolderScanner(Path root, TreeFilter filter) {
-		this.reader = new Thread(() -> {
-			Object last;
-			try {
-				read(root, "", filter);
-				flush();
-				last = new End(null);
-			} catch (IOException e) {
-				last = new End(e);
-			} catch (InterruptedException e) {
-				return; // closed
-			}
-			try {
-				flush(); // what was read before a failure: the walk takes it before it comes to the failure
-				listings.put(last);
-			} catch (InterruptedException e) {
-				// closed
-			}
-		}, "branchstate-archive-scan");
-		reader.setDaemon(true);
-		reader.start();
+		this(root, filter, Math.min(MAX_READERS, Runtime.getRuntime().availableProcessors()), MAX_AHEAD);
 	}
 
-	private void read(Path dir, String rel, TreeFilter filter) throws IOException, InterruptedException {
-		if (closed) {
-			throw new InterruptedException();
+	FolderScanner(Path root, TreeFilter filter, int readerCount, int maxAhead) {
+		this.filter = filter;
+		this.ahead = new Semaphore(maxAhead);
+		Folder top = new Folder(root, "", new int[0]);
+		toRead.add(top);
+		walkOrder.add(top);
+		for (int i = 0; i < Math.max(1, readerCount); i++) {
+			Thread t = new Thread(this::readFolders, "branchstate-archive-scan");
+			t.setDaemon(true);
+			readers.add(t);
 		}
-		Listing listing = list(dir, rel, filter);
-		batch.add(listing);
-		batchNames += listing.children().size();
-		if (batch.size() >= BATCH_FOLDERS || batchNames >= BATCH_NAMES) {
-			flush();
-		}
-		for (int i = 0; i < listing.children().size(); i++) {
-			if (listing.enter()[i]) {
-				read(listing.children().get(i), listing.rels().get(i), filter);
+		readers.forEach(Thread::start);
+	}
+
+	/** A reader: reads the first folder to read while the walk is not too far behind, until none is left. */
+	private void readFolders() {
+		try {
+			while (!closed) {
+				ahead.acquire();
+				Folder f;
+				synchronized (this) {
+					while ((f = toRead.poll()) == null) {
+						if (reading == 0 || closed) {
+							ahead.release();
+							return; // every folder read (or being read by the walk, which then queues what it finds)
+						}
+						wait();
+					}
+					reading++;
+				}
+				try {
+					if (!f.read(true)) {
+						ahead.release(); // the walk took it first
+					}
+				} finally {
+					synchronized (this) {
+						reading--;
+						notifyAll();
+					}
+				}
 			}
+		} catch (InterruptedException e) {
+			// closed
 		}
 	}
 
-	/** Hands the listings read so far to the walk: in batches, one wake-up of a waiting walk each. */
-	private void flush() throws InterruptedException {
-		if (!batch.isEmpty()) {
-			listings.put(new Batch(batch));
-			batch = new ArrayList<>();
-			batchNames = 0;
-		}
+	/** Queues the folders a listing lets the walk enter, for the readers. */
+	private synchronized void toRead(List<Folder> found) {
+		toRead.addAll(found);
+		notifyAll();
 	}
 
 	/** @return the next folder's listing, in the walk's order */
 	Listing next() throws IOException {
-		while (taken.isEmpty()) {
-			Object next;
-			try {
-				next = listings.take();
-			} catch (InterruptedException e) {
-				Thread.currentThread().interrupt();
-				throw new InterruptedIOException("interrupted while reading a folder");
-			}
-			if (next instanceof Batch b) {
-				taken.addAll(b.listings());
-			} else {
-				End end = (End) next;
-				if (end.failure() != null) {
-					throw end.failure();
-				}
-				throw new IllegalStateException("no folder left to read");
+		Folder f = walkOrder.pollFirst();
+		if (f == null) {
+			throw new IllegalStateException("no folder left to read");
+		}
+		boolean read;
+		synchronized (this) {
+			reading++; // the readers wait for the folders this one will find
+		}
+		try {
+			read = f.read(false);
+		} finally {
+			synchronized (this) {
+				reading--;
+				notifyAll();
 			}
 		}
-		return taken.removeFirst();
+		if (!read) {
+			f.awaitRead();
+		}
+		if (f.byReader) {
+			ahead.release();
+		}
+		if (f.failure != null) {
+			throw f.failure;
+		}
+		for (int i = f.subfolders.size() - 1; i >= 0; i--) {
+			walkOrder.addFirst(f.subfolders.get(i));
+		}
+		return f.listing;
+	}
+
+	/** A folder of the tree: read once, by a reader or by the walk, whichever takes it first. */
+	private final class Folder {
+		final Path dir;
+		final String rel;
+		/** Its place in the walk's order: the indices of it and its ancestors among their sub-folders. */
+		final int[] order;
+		private boolean taken;
+		private boolean done;
+		boolean byReader;
+		Listing listing;
+		List<Folder> subfolders = List.of();
+		IOException failure;
+
+		Folder(Path dir, String rel, int[] order) {
+			this.dir = dir;
+			this.rel = rel;
+			this.order = order;
+		}
+
+		/** Reads this folder on the calling thread, unless another thread took it. @return whether this one did */
+		boolean read(boolean reader) {
+			synchronized (this) {
+				if (taken) {
+					return false;
+				}
+				taken = true;
+				byReader = reader;
+			}
+			Listing l = null;
+			List<Folder> found = List.of();
+			IOException failed = null;
+			try {
+				l = list(dir, rel, filter);
+				found = new ArrayList<>();
+				for (int i = 0; i < l.children().size(); i++) {
+					if (l.enter()[i]) {
+						int[] o = Arrays.copyOf(order, order.length + 1);
+						o[order.length] = found.size();
+						found.add(new Folder(l.children().get(i), l.rels().get(i), o));
+					}
+				}
+			} catch (IOException e) {
+				failed = e;
+			} catch (DirectoryIteratorException e) {
+				failed = e.getCause();
+			} catch (RuntimeException e) {
+				failed = new IOException("cannot read folder " + dir + ": " + e, e);
+			}
+			synchronized (this) {
+				listing = l;
+				subfolders = found;
+				failure = failed;
+				done = true;
+				notifyAll();
+			}
+			FolderScanner.this.toRead(found);
+			return true;
+		}
+
+		synchronized void awaitRead() throws InterruptedIOException {
+			while (!done) {
+				try {
+					wait();
+				} catch (InterruptedException e) {
+					Thread.currentThread().interrupt();
+					throw new InterruptedIOException("interrupted while reading a folder");
+				}
+			}
+		}
 	}
 
 	/** Reads {@code dir} (whose path relative to the tree's root is {@code rel}) on the calling thread. */
@@ -179,13 +266,15 @@ final class FolderScanner implements AutoCloseable {
 		}
 	}
 
-	/** Stops the reading thread (a walk that failed or was canceled need not take every listing) and waits for it. */
+	/** Stops the readers (a walk that failed or was canceled need not take every listing) and waits for them. */
 	@Override
 	public void close() {
 		closed = true;
-		reader.interrupt();
+		readers.forEach(Thread::interrupt);
 		try {
-			reader.join(TimeUnit.SECONDS.toMillis(10));
+			for (Thread t : readers) {
+				t.join(TimeUnit.SECONDS.toMillis(10));
+			}
 		} catch (InterruptedException e) {
 			Thread.currentThread().interrupt();
 		}
