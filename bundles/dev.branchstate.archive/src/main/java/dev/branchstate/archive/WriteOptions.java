@@ -114,10 +114,11 @@ public final class WriteOptions {
 	 * archive's file then holds only the entries that changed and its central directory; it continues the previous
 	 * archive's files, which it links beside itself as {@code <target>.1}, {@code <target>.2}, … (hard links: deleting
 	 * either archive leaves the other whole). A reader opens such an archive as one (see {@link Archives#files}).
-	 * The writer copies instead, writing a self-contained archive, when the file system cannot link, when the
-	 * previous archive already continues {@value dev.branchstate.archive.internal.ParallelArchiveWriter#MAX_CHAIN}
-	 * files, or when less than half of its bytes are still entries (the rest replaced ones): a copy compacts the chain.
-	 * Default false.
+	 * It continues only the first of those files, as many as hold most of the entries: the entries it shares from
+	 * the files after them (few, by the rule) are copied, so a chain does not grow with every write; at most 8 files
+	 * are continued, and never a run of files less than half of whose bytes are still entries (the rest replaced
+	 * ones). The writer copies everything, writing a self-contained archive, when no such run is left or the file
+	 * system cannot link. Default false.
 	 */
 	public WriteOptions withSharing(boolean value) {
 		WriteOptions o = copy();

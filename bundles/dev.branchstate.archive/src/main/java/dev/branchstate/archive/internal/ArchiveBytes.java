@@ -144,6 +144,11 @@ public final class ArchiveBytes extends FileChannel {
 		return files;
 	}
 
+	/** @return the position of each file's first byte in the archive's bytes, and last the archive's size */
+	long[] starts() {
+		return starts.clone();
+	}
+
 	/** @return what an archive written after this one records of each of {@link #files()} */
 	List<Continued> asContinued() throws IOException {
 		List<Continued> list = new ArrayList<>();

@@ -158,13 +158,16 @@ public final class IndexedArchiveReader implements ArchiveReader {
 	}
 
 	/**
-	 * @return the bytes the entries' local headers and data take, out of the archive's bytes before its central
-	 *         directory: what a write sharing them keeps alive (the rest is dead: replaced entries, old directories)
+	 * @return the bytes of this archive's entries (local headers, names, data) in each of the files it is made of,
+	 *         in the order of {@link ArchiveBytes#files()}
 	 */
-	long liveBytes() {
-		long live = 0;
+	long[] liveBytesByFile() {
+		long[] starts = channel.starts();
+		long[] live = new long[starts.length - 1];
 		for (EntryRecord r : records) {
-			live += ZipFormat.LOC_LEN + r.nameLength + r.csize;
+			int f = Arrays.binarySearch(starts, r.localOffset);
+			f = Math.min(f >= 0 ? f : -f - 2, live.length - 1);
+			live[f] += ZipFormat.LOC_LEN + r.nameLength + r.csize;
 		}
 		return live;
 	}

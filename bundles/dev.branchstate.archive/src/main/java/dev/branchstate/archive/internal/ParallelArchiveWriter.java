@@ -101,8 +101,8 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 				prev.findRegions();
 				linked = options.sharing() ? linkContinued(prev) : List.of();
 			}
-			this.continued = linked.isEmpty() ? List.of() : prev.bytes().asContinued();
-			baseSize = linked.isEmpty() ? 0 : prev.bytes().size();
+			this.continued = linked.isEmpty() ? List.of() : prev.bytes().asContinued().subList(0, linked.size());
+			baseSize = linked.isEmpty() ? 0 : prev.bytes().starts()[linked.size()];
 			channel = WriterTemporaryFile.createLocked(temp);
 		} catch (IOException | RuntimeException e) {
 			deleteLinks(linked);
@@ -123,24 +123,24 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 						: new ArchiveException("writing failed: " + t, target, r.name, -1, t));
 	}
 
-	/** The most files a written archive continues: the write after one that continues as many copies instead. */
-	public static final int MAX_CHAIN = 8;
-
 	/**
-	 * Links the files of the previous archive beside the target, when sharing its entries is worth it.
+	 * Links the files of the previous archive this one continues beside the target: the first ones, as many as
+	 * {@link Continuation} says.
 	 *
-	 * @return the links made, in order; empty when the entries are to be copied instead: a previous archive that
-	 *         already continues {@link #MAX_CHAIN} files, or whose bytes are less than half live entries, or a file
-	 *         system that cannot link
+	 * @return the links made, in order; empty when the entries are to be copied instead (see {@link Continuation}),
+	 *         or on a file system that cannot link
 	 */
 	private List<Path> linkContinued(IndexedArchiveReader prev) throws IOException {
 		List<Path> files = prev.bytes().files();
-		if (files.size() > MAX_CHAIN || 2 * prev.liveBytes() < prev.centralDirectoryOffset()) {
-			return List.of();
+		long[] starts = prev.bytes().starts();
+		long[] sizes = new long[files.size()];
+		for (int i = 0; i < sizes.length; i++) {
+			sizes[i] = starts[i + 1] - starts[i];
 		}
+		int keep = Continuation.filesToContinue(sizes, prev.liveBytesByFile());
 		List<Path> made = new ArrayList<>();
 		try {
-			for (int i = 0; i < files.size(); i++) {
+			for (int i = 0; i < keep; i++) {
 				Path link = ArchiveBytes.linkName(target, i + 1);
 				Files.deleteIfExists(link);
 				Files.createLink(link, files.get(i));
@@ -560,7 +560,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		r.chunkSize = p.chunkSize;
 		r.chunkCsize = p.chunkCsize;
 		r.chunkCrc = p.chunkCrc;
-		if (!links.isEmpty()) {
+		if (p.localOffset < base) {
 			// shared: the entry stays where it is in the files this archive continues; its local header there says
 			// what this record says (name, method, time, CRC-32, sizes: the same as the previous record's)
 			r.localOffset = p.localOffset;
