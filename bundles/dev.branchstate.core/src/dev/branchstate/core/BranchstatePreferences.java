@@ -25,7 +25,7 @@ public final class BranchstatePreferences {
 	/** int, default 10240: the disk budget of the state store in MiB; least recently used states go first. */
 	public static final String DISK_BUDGET_MB = "diskBudgetMB";
 
-	/** int 1..19, default 3: the zstd compression level of state archives. */
+	/** int 1..19, default 3: the zstd compression level of state archives (data already compressed: level 1). */
 	public static final String COMPRESSION_LEVEL = "compressionLevel";
 
 	/** int, default 0: threads used to write and read state archives; 0 means one per processor. */

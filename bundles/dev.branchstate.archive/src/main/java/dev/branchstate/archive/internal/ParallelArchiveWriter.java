@@ -57,7 +57,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	private final WriteOptions options;
 	private final ArchiveProgress progress;
 	private final FileChannel out;
-	private final WorkerPool<ZstdCompressCtx> workers;
+	private final WorkerPool<Compressors> workers;
 	private final int chunkSize;
 	private final Buffers<Slot> slots;
 	/** Sources of chunked files still being read; closed by their last chunk, or by release() after an abort. */
@@ -490,7 +490,6 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		ByteBuffer raw = slot.raw.clear();
 		ByteBuffer packed = slot.packed.clear();
 		int[] offsets = new int[recs.length];
-		ZstdCompressCtx ctx = context();
 		CRC32 crc = new CRC32();
 		int rawOff = 0;
 		int out = 0;
@@ -516,7 +515,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			int room = packed.capacity() - out - hdr;
 			int csize = -1;
 			if (len >= 64 && Zstd.compressBound(len) <= room) {
-				csize = ctx.compressDirectByteBuffer(packed, out + hdr, room, raw, rawOff, len);
+				csize = context(raw, rawOff, len).compressDirectByteBuffer(packed, out + hdr, room, raw, rawOff, len);
 				if (csize >= len - (len >> STORE_MIN_SAVING_SHIFT)) {
 					csize = -1;
 				}
@@ -770,16 +769,13 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		void run() throws IOException;
 	}
 
-	private ZstdCompressCtx newContext() {
-		ZstdCompressCtx c = new ZstdCompressCtx();
-		c.setLevel(options.level());
-		c.setChecksum(false);
-		c.setContentSize(true);
-		return c;
+	private Compressors newContext() {
+		return new Compressors(options.level());
 	}
 
-	private ZstdCompressCtx context() {
-		return workers.context();
+	/** @return the calling worker's zstd context for the {@code len} bytes of {@code src} from {@code off} */
+	private ZstdCompressCtx context(ByteBuffer src, int off, int len) {
+		return workers.context().forData(src, off, len);
 	}
 
 	private void compressSmall(long seq, EntryRecord r, Slot slot, Path source, long expected) throws IOException {
@@ -807,7 +803,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		ByteBuffer packed = slot.packed.clear();
 		int csize = -1;
 		if (len >= 64 && r.type == EntryType.FILE) {
-			csize = context().compressDirectByteBuffer(packed, hdr, packed.capacity() - hdr, raw, 0, len);
+			csize = context(raw, 0, len).compressDirectByteBuffer(packed, hdr, packed.capacity() - hdr, raw, 0, len);
 			if (csize >= len - (len >> STORE_MIN_SAVING_SHIFT)) {
 				csize = -1;
 			}
@@ -850,7 +846,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		CRC32 crc = new CRC32();
 		crc.update(raw.duplicate());
 		ByteBuffer packed = slot.packed.clear();
-		int csize = context().compressDirectByteBuffer(packed, 0, packed.capacity(), raw, 0, len);
+		int csize = context(raw, 0, len).compressDirectByteBuffer(packed, 0, packed.capacity(), raw, 0, len);
 		large.chunkCrc[index] = (int) crc.getValue();
 		large.chunkCsize[index] = csize;
 		large.chunkLen[index] = len;
