@@ -84,6 +84,7 @@ rows=()
 session() {
 	local name=$1 log=$work/logs/$1.log t0 pid io="" stat="" hwm="" wall
 	shift
+	sync # no write-back of an earlier step's files (the tree just made, an archive) during this one
 	t0=$(date +%s%N)
 	java $jvm -Xlog:gc:file="$work/logs/$name.gc.log" -jar "$launcher" -nosplash -data "$ws" $IDE_ARGS \
 		-application dev.branchstate.core.app "$@" > "$log" 2>&1 &
@@ -113,6 +114,7 @@ session() {
 peer() {
 	local name=$1 t
 	shift
+	sync
 	t=$( { /usr/bin/time -f '%e %U %S %M' bash -c "$*" > /dev/null; } 2>&1 | tail -1)
 	read -r e u s m <<<"$t"
 	rows+=("$(printf '| %s | %.0f | %.0f | | | %s | | | |' "$name" "$(echo "$e * 1000" | bc)" "$(echo "($u + $s) * 1000" | bc)" "$((m / 1024))")")

@@ -33,6 +33,11 @@ public final class TreeFilter {
 		return FileSystems.getDefault().getPathMatcher("glob:" + pattern);
 	}
 
+	/** @return whether this filter takes every file and folder (no pattern): a walk need not ask it */
+	public boolean takesEverything() {
+		return includes.isEmpty() && excludes.isEmpty();
+	}
+
 	/** @param relative path relative to the root */
 	public boolean excludesDirectory(Path relative) {
 		for (PathMatcher m : excludes) {

@@ -10,6 +10,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.time.ZoneId;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -53,8 +54,9 @@ final class CentralDirectory {
 	 */
 	static ByteBuffer write(List<EntryRecord> records, long offset, List<ArchiveBytes.Continued> continued) {
 		Growable cd = new Growable();
+		ZoneId zone = ZoneId.systemDefault(); // once: each call clones the default time zone
 		for (EntryRecord r : records) {
-			putRecord(cd, r);
+			putRecord(cd, r, zone);
 		}
 		putEnd(cd, records.size(), offset, cd.size(), continued);
 		return cd.flip();
@@ -93,7 +95,7 @@ final class CentralDirectory {
 	}
 
 	/** Appends one central directory record. */
-	private static void putRecord(Growable out, EntryRecord r) {
+	private static void putRecord(Growable out, EntryRecord r, ZoneId zone) {
 		boolean bigSize = r.size >= ZipFormat.MAX32;
 		boolean bigCsize = r.csize >= ZipFormat.MAX32;
 		boolean bigOffset = r.localOffset >= ZipFormat.MAX32;
@@ -102,7 +104,7 @@ final class CentralDirectory {
 				+ (r.chunked() ? 4 + 10 + 8 * r.chunkCsize.length : 0) + (r.listed ? 4 : 0);
 		ByteBuffer b = out.reserve(ZipFormat.CEN_LEN + r.nameLength + extraLen);
 		int p = b.position();
-		long dos = ZipFormat.dosDateTime(r.mtime());
+		long dos = ZipFormat.dosDateTime(r.mtime(), zone);
 		b.putInt(p, ZipFormat.CEN_SIG);
 		b.putShort(p + 4, (short) ((3 << 8) | 63));
 		b.putShort(p + 6, (short) ZipFormat.versionNeeded(r.method, zip64Len > 0));

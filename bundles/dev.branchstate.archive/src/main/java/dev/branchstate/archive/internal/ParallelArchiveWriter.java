@@ -64,11 +64,13 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	private final Set<FileChannel> openSources = ConcurrentHashMap.newKeySet();
 	private final IndexedArchiveReader previous;
 	/** Sharing: the files the archive continues (linked beside it), and where its own file starts in its bytes. */
-	private final List<ArchiveBytes.Continued> continued;
-	private final List<Path> links;
-	private final long base;
+	/** The previous archive's files this one continues (see {@link #detachIfLittleShared}: none, in the end). */
+	private List<ArchiveBytes.Continued> continued;
+	private List<Path> links;
+	/** Their bytes: where this archive's own file starts in its bytes. */
+	private long base;
 	private final List<EntryRecord> records = new ArrayList<>();
-	private final Set<String> names = new HashSet<>();
+	private final Set<String> names;
 	private final Semaphore unitsDone = new Semaphore(0);
 	private final AtomicLong copied = new AtomicLong();
 	private final Object sequencer = new Object();
@@ -112,6 +114,8 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			throw e;
 		}
 		this.previous = prev;
+		// sized for as many names as the previous archive had: a differential save's are mostly the same
+		this.names = HashSet.newHashSet(prev != null ? prev.records().length : 16);
 		this.out = channel;
 		this.links = linked;
 		this.base = baseSize;
@@ -213,7 +217,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 				entry.listed = walk(scanner, prefix, filter, settledBefore)
 						&& attrs.lastModifiedTime().toMillis() < settledBefore;
 			} else if ((attrs.isRegularFile() || attrs.isSymbolicLink())
-					&& filter.includesFile(child.getFileSystem().getPath(rel))) {
+					&& (filter.takesEverything() || filter.includesFile(child.getFileSystem().getPath(rel)))) {
 				addPath(child, prefix + rel, attrs);
 			} else {
 				all = false; // a folder the filter excludes, a file it does not include, anything else
@@ -280,6 +284,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			flushBatch();
 			flushCopyRun();
 			awaitUnits();
+			detachIfLittleShared();
 			long cdOffset;
 			synchronized (sequencer) {
 				cdOffset = filePosition;
@@ -304,6 +309,55 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		} catch (IOException | RuntimeException | Error e) {
 			throw fail(e);
 		}
+	}
+
+	/**
+	 * Stops continuing the previous archive's files when this archive shares less than half of their bytes (most files
+	 * changed since: a clean build, times that changed): the entries it shares are copied into its own file after the
+	 * others, every offset moves down by the continued bytes, and the links go. Otherwise the state would keep the
+	 * dead bytes of the previous one alive, twice the disk, until a later save copied everything.
+	 */
+	private void detachIfLittleShared() throws IOException {
+		if (base == 0) {
+			return;
+		}
+		long shared = 0;
+		for (EntryRecord r : records) {
+			if (r.localOffset < base) {
+				shared += ZipFormat.LOC_LEN + r.nameLength + r.csize;
+			}
+		}
+		if (2 * shared >= base) {
+			return;
+		}
+		long position;
+		synchronized (sequencer) {
+			position = filePosition;
+		}
+		ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
+		for (EntryRecord r : records) {
+			if (r.localOffset < base) {
+				checkCanceled();
+				long from = previous.dataOffset(r);
+				boolean zip64 = r.size >= ZipFormat.MAX32 || r.csize >= ZipFormat.MAX32;
+				ByteBuffer header = ZipFormat.le(ByteBuffer.allocate(ZipFormat.localHeaderLength(r, zip64)));
+				ZipFormat.putLocalHeader(header, 0, r, zip64);
+				writeFully(header, position, r);
+				copyRegion(buf, from, position + header.capacity(), r.csize, r);
+				r.localOffset = position;
+				position += header.capacity() + r.csize;
+			}
+		}
+		for (EntryRecord r : records) {
+			r.localOffset -= base;
+		}
+		synchronized (sequencer) {
+			filePosition = position - base;
+		}
+		base = 0;
+		continued = List.of();
+		deleteLinks(links);
+		links = List.of();
 	}
 
 	@Override
@@ -416,11 +470,14 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 				slot.raw.clear().put(link).flip();
 				submitSmall(r, slot, null, link.length);
 			} else if (attrs.isRegularFile()) {
-				EntryRecord r = newRecord(name, EntryType.FILE, Modes.modeOf(attrs, DEFAULT_FILE_MODE),
-						attrs.lastModifiedTime());
+				int mode = Modes.modeOf(attrs, DEFAULT_FILE_MODE);
 				long size = attrs.size();
 				progress.planned(0, size);
 				bytesIn += size;
+				if (previous != null && share(name, mode, attrs.lastModifiedTime(), size)) {
+					return;
+				}
+				EntryRecord r = newRecord(name, EntryType.FILE, mode, attrs.lastModifiedTime());
 				if (previous != null && submitCopy(r, size)) {
 					return;
 				}
@@ -545,11 +602,41 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		run(r, () -> compressSmall(seq, r, slot, source, expected));
 	}
 
+	/**
+	 * Shares the previous archive's entry for an unchanged file that lies in the files this archive continues: the
+	 * previous record itself becomes this archive's (every field the central directory takes from it is the same:
+	 * name, method, time, CRC-32, sizes, offset, frame table), so a differential save holds no second record, name
+	 * or name string for the entries it shares, only the previous archive's index.
+	 *
+	 * @return whether the file was shared
+	 */
+	private boolean share(String name, int mode, FileTime mtime, long size) throws IOException {
+		EntryRecord p = previous.record(name);
+		if (p == null || p.localOffset >= base || !unchanged(p, size, mode & 07777, ZipFormat.toNtfs(mtime))) {
+			return false;
+		}
+		checkCanceled();
+		// the name was checked when the previous archive was opened, and is the one asked for
+		if (!names.add(p.name)) {
+			throw new IllegalArgumentException("duplicate entry name '" + name + "'");
+		}
+		records.add(p);
+		progress.planned(1, 0);
+		copied.incrementAndGet();
+		progress.entryDone(p.size);
+		return true;
+	}
+
+	/** @return whether the previous archive's entry {@code p} holds a file of this size, mode and time */
+	private static boolean unchanged(EntryRecord p, long size, int mode, long mtimeNtfs) {
+		return p.type == EntryType.FILE && p.size == size && p.mode == mode && p.mtimeNtfs == mtimeNtfs
+				&& (p.method == ArchiveEntry.METHOD_STORED || p.method == ArchiveEntry.METHOD_ZSTD);
+	}
+
+	/** Copies the previous archive's entry for an unchanged file into this archive's own file. */
 	private boolean submitCopy(EntryRecord r, long size) throws IOException {
 		EntryRecord p = previous.record(r.name);
-		if (p == null || p.type != EntryType.FILE || p.size != size || p.mode != r.mode
-				|| p.mtimeNtfs != r.mtimeNtfs
-				|| (p.method != ArchiveEntry.METHOD_STORED && p.method != ArchiveEntry.METHOD_ZSTD)) {
+		if (p == null || !unchanged(p, size, r.mode, r.mtimeNtfs)) {
 			return false;
 		}
 		r.method = p.method;
@@ -559,14 +646,6 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		r.chunkSize = p.chunkSize;
 		r.chunkCsize = p.chunkCsize;
 		r.chunkCrc = p.chunkCrc;
-		if (p.localOffset < base) {
-			// shared: the entry stays where it is in the files this archive continues; its local header there says
-			// what this record says (name, method, time, CRC-32, sizes: the same as the previous record's)
-			r.localOffset = p.localOffset;
-			copied.incrementAndGet();
-			progress.entryDone(r.size);
-			return true;
-		}
 		if (p.regionEnd > 0) {
 			if (!runNew.isEmpty() && (p.localOffset != runEnd || runEnd - runStart > MAX_RUN_BYTES
 					|| runNew.size() >= MAX_RUN_ENTRIES)) {

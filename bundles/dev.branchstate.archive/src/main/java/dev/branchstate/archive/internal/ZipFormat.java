@@ -75,7 +75,12 @@ final class ZipFormat {
 	}
 
 	static long dosDateTime(FileTime time) {
-		LocalDateTime t = LocalDateTime.ofInstant(time.toInstant(), ZoneId.systemDefault());
+		return dosDateTime(time, ZoneId.systemDefault());
+	}
+
+	/** @return the DOS date and time of {@code time} in {@code zone} */
+	static long dosDateTime(FileTime time, ZoneId zone) {
+		LocalDateTime t = LocalDateTime.ofInstant(time.toInstant(), zone);
 		int year = t.getYear();
 		if (year < 1980) {
 			return (1 << 21) | (1 << 16);
