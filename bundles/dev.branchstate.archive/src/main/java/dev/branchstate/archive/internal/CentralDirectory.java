@@ -46,6 +46,15 @@ final class CentralDirectory {
 	private CentralDirectory() {
 	}
 
+	/** Where the bytes of a central directory go as they are made, in order. */
+	@FunctionalInterface
+	interface Sink {
+		void write(ByteBuffer bytes) throws IOException;
+	}
+
+	/** The most bytes of a directory held before they go to the {@link Sink}. */
+	static final int SLICE = 1 << 20;
+
 	/**
 	 * @param records   the entries, in the order the directory lists them
 	 * @param offset    where the directory starts in the archive's bytes
@@ -53,13 +62,46 @@ final class CentralDirectory {
 	 * @return the central directory and end records, ready to be written at {@code offset}
 	 */
 	static ByteBuffer write(List<EntryRecord> records, long offset, List<ArchiveBytes.Continued> continued) {
-		Growable cd = new Growable();
-		ZoneId zone = ZoneId.systemDefault(); // once: each call clones the default time zone
-		for (EntryRecord r : records) {
-			putRecord(cd, r, zone);
+		Growable all = new Growable();
+		try {
+			write(records, offset, continued, b -> all.reserve(b.remaining()).put(b));
+		} catch (IOException e) {
+			throw new java.io.UncheckedIOException(e); // not thrown: the sink is a buffer
 		}
-		putEnd(cd, records.size(), offset, cd.size(), continued);
-		return cd.flip();
+		return all.flip();
+	}
+
+	/**
+	 * Writes the central directory and end records to {@code sink}, about {@link #SLICE} bytes at a time: the heap
+	 * holds a slice, not the directory (~250 bytes an entry: 250 MB at 1,000,000 entries, and half as much again
+	 * while a buffer holding it all grew).
+	 *
+	 * @param records   the entries, in the order the directory lists them
+	 * @param offset    where the directory starts in the archive's bytes
+	 * @param continued the files the archive continues (recorded in the comment), or none
+	 * @return the bytes written
+	 */
+	static long write(List<EntryRecord> records, long offset, List<ArchiveBytes.Continued> continued, Sink sink)
+			throws IOException {
+		Growable slice = new Growable();
+		java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+		ZoneId zone = ZoneId.systemDefault(); // once: each call clones the default time zone
+		long flushed = 0;
+		for (EntryRecord r : records) {
+			putRecord(slice, r, zone);
+			if (slice.size() >= SLICE) {
+				ByteBuffer b = slice.flip();
+				crc.update(b.duplicate());
+				flushed += b.remaining();
+				sink.write(b);
+				slice.clear();
+			}
+		}
+		putEnd(slice, records.size(), offset, flushed + slice.size(), continued, crc);
+		ByteBuffer b = slice.flip();
+		long written = flushed + b.remaining();
+		sink.write(b);
+		return written;
 	}
 
 	/** Reads and checks the end records and central directory of the archive {@code path}, open as {@code ch}. */
@@ -179,13 +221,14 @@ final class CentralDirectory {
 
 	/**
 	 * Appends the end records (Zip64 ones when needed), the end record with the {@link ZipFormat#CD_CRC_COMMENT} of
-	 * all that {@code out} holds before it (it holds the central directory from its start).
+	 * all that {@code out} holds before it and what {@code crc} was updated with before (the directory's slices
+	 * written already).
 	 *
 	 * @param continued the files the archive continues, whose sizes and end CRC-32s its comment records after the
 	 *                  central directory's CRC-32
 	 */
 	private static void putEnd(Growable out, long entries, long cdOffset, long cdSize,
-			java.util.List<ArchiveBytes.Continued> continued) {
+			java.util.List<ArchiveBytes.Continued> continued, java.util.zip.CRC32 crc) {
 		boolean zip64 = entries >= ZipFormat.MAX16 || cdOffset >= ZipFormat.MAX32 || cdSize >= ZipFormat.MAX32;
 		if (zip64) {
 			long z64Offset = cdOffset + cdSize;
@@ -208,7 +251,6 @@ final class CentralDirectory {
 			b.putInt(p + 16, 1);
 			b.position(p + ZipFormat.ZIP64_LOC_LEN);
 		}
-		java.util.zip.CRC32 crc = new java.util.zip.CRC32();
 		crc.update(out.flip());
 		StringBuilder text = new StringBuilder(ZipFormat.CD_CRC_COMMENT).append(String.format("%08x", Long.valueOf(crc.getValue()))); //$NON-NLS-1$
 		for (int i = 0; i < continued.size(); i++) {

@@ -289,9 +289,12 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			synchronized (sequencer) {
 				cdOffset = filePosition;
 			}
-			ByteBuffer cd = CentralDirectory.write(records, cdOffset, continued);
-			long size = cdOffset + cd.remaining();
-			writeFully(cd, cdOffset, null);
+			long[] at = { cdOffset };
+			long size = cdOffset + CentralDirectory.write(records, cdOffset, continued, b -> {
+				int n = b.remaining();
+				writeFully(b, at[0], null);
+				at[0] += n;
+			});
 			if (options.force()) {
 				out.force(true);
 			}

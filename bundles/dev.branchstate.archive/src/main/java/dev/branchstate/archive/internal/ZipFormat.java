@@ -192,6 +192,10 @@ final class ZipFormat {
 			return buf.position();
 		}
 
+		void clear() {
+			buf.clear();
+		}
+
 
 	}
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
@@ -79,6 +80,40 @@ class CentralDirectoryTest {
 			assertThat(r.csize).isEqualTo(w.csize);
 			assertThat(r.localOffset).isEqualTo(w.localOffset);
 		}
+	}
+
+	@Test
+	void aDirectoryWrittenSliceBySliceReadsBackChecked() throws Exception {
+		List<EntryRecord> records = new java.util.ArrayList<>();
+		records.add(record("bin/", EntryType.DIRECTORY, 0, 0, 0, 0));
+		for (int i = 0; i < 30_000; i++) {
+			records.add(record(String.format("bin/pkg%03d/SomeLongerClassName%05d.class", i / 1000, i),
+					EntryType.FILE, 100L * i, 2_000, 900, i));
+		}
+		Path file = tmp.resolve("sliced.zip");
+		int[] slices = { 0 };
+		long written;
+		try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+			long[] at = { AT };
+			written = CentralDirectory.write(records, AT, List.of(), b -> {
+				assertThat(b.remaining()).isLessThanOrEqualTo(CentralDirectory.SLICE + (64 << 10));
+				slices[0]++;
+				while (b.hasRemaining()) {
+					at[0] += ch.write(b, at[0]);
+				}
+			});
+		}
+		assertThat(slices[0]).as("slices").isGreaterThan(2);
+		assertThat(written).isEqualTo(Files.size(file) - AT);
+
+		CentralDirectory.Parsed parsed;
+		try (FileChannel ch = FileChannel.open(file)) {
+			parsed = CentralDirectory.read(file, ch); // the CRC-32 in the comment covers every slice
+		}
+		assertThat(parsed.checked()).isTrue();
+		assertThat(parsed.records()).hasSize(records.size());
+		assertThat(parsed.records()[29_999].name).isEqualTo(records.get(29_999).name);
+		assertThat(parsed.records()[29_999].localOffset).isEqualTo(100L * 29_998);
 	}
 
 	@Test
