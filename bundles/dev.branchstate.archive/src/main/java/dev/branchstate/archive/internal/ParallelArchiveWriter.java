@@ -63,8 +63,10 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	/** Sources of chunked files still being read; closed by their last chunk, or by release() after an abort. */
 	private final Set<FileChannel> openSources = ConcurrentHashMap.newKeySet();
 	private final IndexedArchiveReader previous;
-	/** Sharing: the files the archive continues (linked beside it), and where its own file starts in its bytes. */
-	/** The previous archive's files this one continues (see {@link #detachIfLittleShared}: none, in the end). */
+	/**
+	 * Sharing: the previous archive's files this one continues, linked beside it (see {@link Continuation}; none in
+	 * the end after {@link #detachIfLittleShared}).
+	 */
 	private List<ArchiveBytes.Continued> continued;
 	private List<Path> links;
 	/** Their bytes: where this archive's own file starts in its bytes. */
