@@ -4,11 +4,11 @@ package dev.branchstate.archive.internal;
  * Which of the previous archive's files a sharing write continues: always a prefix of them (the positions of the
  * entries in them stay what they were), the rest of the previous archive's live entries copied into the new file.
  * <p>
- * A write sharing the entries of a previous archive continues, unless this says otherwise, every file of it; each
- * write then adds a file to the chain, even one that holds nothing but its central directory (a save where nothing
- * changed), and the chain grows until a write copies everything. So the files at the end of the chain whose live
- * entries are few are not continued: their entries the new archive still holds are copied, a few MB instead of a file
- * kept for ever.
+ * Continuing every file, as writes did before, made each write add a file to the chain, even one that holds nothing
+ * but its central directory (a save where nothing changed), until a write found the limit and copied everything. So
+ * the files at the end of the chain that hold few live entries are not continued: what the new archive still shares
+ * from them is copied, a few MB, instead of those files being kept for ever. Once written, an archive that shares
+ * less than half of the files it continues continues none after all ({@code ParallelArchiveWriter}'s commit).
  */
 final class Continuation {
 

@@ -88,7 +88,7 @@ final class FolderScanner implements AutoCloseable {
 					while ((f = toRead.poll()) == null) {
 						if (reading == 0 || closed) {
 							ahead.release();
-							return; // every folder read (or being read by the walk, which then queues what it finds)
+							return; // none left to read and none being read (by a reader or the walk): all read
 						}
 						wait();
 					}
