@@ -56,22 +56,6 @@ final class CentralDirectory {
 	static final int SLICE = 1 << 20;
 
 	/**
-	 * @param records   the entries, in the order the directory lists them
-	 * @param offset    where the directory starts in the archive's bytes
-	 * @param continued the files the archive continues (recorded in the comment), or none
-	 * @return the central directory and end records, ready to be written at {@code offset}
-	 */
-	static ByteBuffer write(List<EntryRecord> records, long offset, List<ArchiveBytes.Continued> continued) {
-		Growable all = new Growable();
-		try {
-			write(records, offset, continued, b -> all.reserve(b.remaining()).put(b));
-		} catch (IOException e) {
-			throw new java.io.UncheckedIOException(e); // not thrown: the sink is a buffer
-		}
-		return all.flip();
-	}
-
-	/**
 	 * Writes the central directory and end records to {@code sink}, about {@link #SLICE} bytes at a time: the heap
 	 * holds a slice, not the directory (~250 bytes an entry: 250 MB at 1,000,000 entries, and half as much again
 	 * while a buffer holding it all grew).

@@ -347,10 +347,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 				boolean zip64 = r.size >= ZipFormat.MAX32 || r.csize >= ZipFormat.MAX32;
 				ByteBuffer header = ZipFormat.le(ByteBuffer.allocate(ZipFormat.localHeaderLength(r, zip64)));
 				ZipFormat.putLocalHeader(header, 0, r, zip64);
-				writeFully(header, position, r);
-				copyRegion(buf, from, position + header.capacity(), r.csize, r);
-				r.localOffset = position;
-				position += header.capacity() + r.csize;
+				position += writeCopy(buf, header, from, position, r);
 			}
 		}
 		for (EntryRecord r : records) {
@@ -479,11 +476,13 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 				long size = attrs.size();
 				progress.planned(0, size);
 				bytesIn += size;
-				if (previous != null && share(name, mode, attrs.lastModifiedTime(), size)) {
+				// the previous archive's entry of that name, looked up once for sharing or copying it
+				EntryRecord p = previous != null ? previous.record(name) : null;
+				if (p != null && share(p, name, mode, attrs.lastModifiedTime(), size)) {
 					return;
 				}
 				EntryRecord r = newRecord(name, EntryType.FILE, mode, attrs.lastModifiedTime());
-				if (previous != null && submitCopy(r, size)) {
+				if (p != null && submitCopy(r, p, size)) {
 					return;
 				}
 				if (size <= chunkSize) {
@@ -615,9 +614,8 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	 *
 	 * @return whether the file was shared
 	 */
-	private boolean share(String name, int mode, FileTime mtime, long size) throws IOException {
-		EntryRecord p = previous.record(name);
-		if (p == null || p.localOffset >= base || !unchanged(p, size, mode & 07777, ZipFormat.toNtfs(mtime))) {
+	private boolean share(EntryRecord p, String name, int mode, FileTime mtime, long size) throws IOException {
+		if (p.localOffset >= base || !unchanged(p, size, mode & 07777, ZipFormat.toNtfs(mtime))) {
 			return false;
 		}
 		checkCanceled();
@@ -638,10 +636,9 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 				&& (p.method == ArchiveEntry.METHOD_STORED || p.method == ArchiveEntry.METHOD_ZSTD);
 	}
 
-	/** Copies the previous archive's entry for an unchanged file into this archive's own file. */
-	private boolean submitCopy(EntryRecord r, long size) throws IOException {
-		EntryRecord p = previous.record(r.name);
-		if (p == null || !unchanged(p, size, r.mode, r.mtimeNtfs)) {
+	/** Copies the previous archive's entry {@code p} for an unchanged file into this archive's own file. */
+	private boolean submitCopy(EntryRecord r, EntryRecord p, long size) throws IOException {
+		if (!unchanged(p, size, r.mode, r.mtimeNtfs)) {
 			return false;
 		}
 		r.method = p.method;
@@ -992,10 +989,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			}
 			case Copy c -> {
 				EntryRecord r = c.record();
-				r.localOffset = position;
-				int h = c.header().limit();
-				writeFully(c.header(), position, r);
-				copyRegion(c.slot().raw, c.from(), position + h, r.csize, r);
+				writeCopy(c.slot().raw, c.header(), c.from(), position, r);
 				copied.incrementAndGet();
 				progress.entryDone(r.size);
 			}
@@ -1013,6 +1007,21 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			records[i].localOffset = position + offsets[i];
 			progress.entryDone(records[i].size);
 		}
+	}
+
+	/**
+	 * Writes an entry copied from the previous archive at {@code position}: {@code header}, a new local header, then
+	 * its data from {@code from} there; the record now says it is here.
+	 *
+	 * @return the bytes written
+	 */
+	private long writeCopy(ByteBuffer buf, ByteBuffer header, long from, long position, EntryRecord r)
+			throws IOException {
+		int h = header.remaining();
+		writeFully(header, position, r);
+		copyRegion(buf, from, position + h, r.csize, r);
+		r.localOffset = position;
+		return h + r.csize;
 	}
 
 	private void copyRegion(ByteBuffer buf, long fromPosition, long toPosition, long length, EntryRecord r)

@@ -44,10 +44,12 @@ class CentralDirectoryTest {
 	private Path written(List<EntryRecord> records) throws Exception {
 		Path file = tmp.resolve("sparse.zip");
 		try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-			ByteBuffer cd = CentralDirectory.write(records, AT, List.of());
-			while (cd.hasRemaining()) {
-				ch.write(cd, AT + cd.position());
-			}
+			long[] at = { AT };
+			CentralDirectory.write(records, AT, List.of(), b -> {
+				while (b.hasRemaining()) {
+					at[0] += ch.write(b, at[0]);
+				}
+			});
 		}
 		return file;
 	}
