@@ -96,6 +96,32 @@ class AtomicityTest {
 		assertThat(tmp.resolve("t.zip")).doesNotExist();
 	}
 
+	/**
+	 * Two entries of one name (a tree added under a prefix that also holds a name added before it) make the commit
+	 * fail, naming the entry, and leave nothing, the archive there before untouched: a reader would refuse the
+	 * archive.
+	 */
+	@Test
+	void aNameAddedTwiceFailsTheCommitAndLeavesThePreviousArchive() throws Exception {
+		Path dir = Files.createDirectories(tmp.resolve("store"));
+		Path target = dir.resolve("s.zip");
+		Files.writeString(target, "old");
+		Path src = TestTrees.sample(tmp.resolve("src"), 20, 500_000);
+		String taken;
+		try (Stream<Path> files = Files.walk(src)) {
+			taken = "derived/" + src.relativize(files.filter(Files::isRegularFile).sorted().toList().get(7))
+					.toString().replace('\\', '/');
+		}
+		try (ArchiveWriter w = Archives.newWriter(target, WriteOptions.defaults())) {
+			w.addBytes(taken, new byte[10], 0644, FileTime.fromMillis(0));
+			w.addTree(src, "derived/", TreeFilter.ALL);
+			assertThatThrownBy(w::commit).isInstanceOf(ArchiveException.class)
+					.hasMessageContaining("two entries of the same name").hasMessageContaining(taken);
+		}
+		assertThat(Files.readString(target)).isEqualTo("old");
+		assertThat(filesIn(dir)).isEqualTo(1);
+	}
+
 	/** @return s.zip of the tree, in 64 KiB chunks: many tasks, so that a cancel meets some running */
 	private Path packedInSmallChunks(Path src) throws IOException {
 		Path zip = tmp.resolve("s.zip");

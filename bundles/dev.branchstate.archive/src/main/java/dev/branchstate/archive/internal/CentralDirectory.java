@@ -35,6 +35,13 @@ final class CentralDirectory {
 
 	/** Records per slice of a parse in parallel, at least. */
 	private static final int PARSE_SLICE = 8192;
+	/**
+	 * The bytes of the arrays that hold the names of the index's records: well below the size from which G1 gives an
+	 * array regions of its own (half a region, 512 kB at the least), whose unused rest no other object can use.
+	 */
+	private static final int NAME_PAGE = 128 << 10;
+	/** The most bytes of a central directory its parse holds at once (a record is at most ~192 kB). */
+	static final int CHUNK = 8 << 20;
 
 	/**
 	 * What the reader found: the entries in central directory order, their indices in name order, where the directory
@@ -90,28 +97,33 @@ final class CentralDirectory {
 
 	/** Reads and checks the end records and central directory of the archive {@code path}, open as {@code ch}. */
 	static Parsed read(Path path, FileChannel ch) throws IOException {
-		Parser p = new Parser(path, ch);
+		return read(path, ch, CHUNK);
+	}
+
+	/** @param chunk the most bytes of the directory held at once (tests: small ones, records across chunks) */
+	static Parsed read(Path path, FileChannel ch, int chunk) throws IOException {
+		Parser p = new Parser(path, ch, chunk);
 		EntryRecord[] records = p.parse();
 		return new Parsed(records, p.nameOrder, p.cdOffset, p.cdChecked);
 	}
 
-	/** @return the indices of the records sorted by name */
+	/** @return the indices of the records sorted by name (as unsigned bytes of UTF-8: by code point) */
 	static int[] nameOrder(EntryRecord[] records) {
 		Integer[] boxed = new Integer[records.length];
 		Arrays.setAll(boxed, i -> i);
-		Arrays.parallelSort(boxed, (a, b) -> records[a].name.compareTo(records[b].name));
+		Arrays.parallelSort(boxed, (a, b) -> records[a].compareName(records[b]));
 		int[] order = new int[boxed.length];
 		Arrays.setAll(order, i -> boxed[i]);
 		return order;
 	}
 
-	/** @return the position in {@code order} of the first name that is not less than {@code name} */
-	static int firstAtLeast(EntryRecord[] records, int[] order, String name) {
+	/** @return the position in {@code order} of the first name that is not less than {@code name} (UTF-8) */
+	static int firstAtLeast(EntryRecord[] records, int[] order, byte[] name) {
 		int lo = 0;
 		int hi = order.length;
 		while (lo < hi) {
 			int mid = (lo + hi) >>> 1;
-			if (records[order[mid]].name.compareTo(name) < 0) {
+			if (records[order[mid]].compareName(name) < 0) {
 				lo = mid + 1;
 			} else {
 				hi = mid;
@@ -147,7 +159,7 @@ final class CentralDirectory {
 		b.putShort(p + 36, (short) 0);
 		b.putInt(p + 38, (ZipFormat.unixMode(r) << 16) | (r.type == EntryType.DIRECTORY ? 0x10 : 0));
 		b.putInt(p + 42, bigOffset ? -1 : (int) r.localOffset);
-		b.put(p + ZipFormat.CEN_LEN, r.nameBytes());
+		r.putName(b, p + ZipFormat.CEN_LEN);
 		int e = p + ZipFormat.CEN_LEN + r.nameLength;
 		if (zip64Len > 0) {
 			b.putShort(e, (short) ZipFormat.EXTRA_ZIP64);
@@ -278,9 +290,12 @@ final class CentralDirectory {
 		boolean cdChecked;
 		int[] nameOrder;
 
-		Parser(Path path, FileChannel ch) {
+		private final int chunkSize;
+
+		Parser(Path path, FileChannel ch, int chunkSize) {
 			this.path = path;
 			this.ch = ch;
+			this.chunkSize = chunkSize;
 		}
 
 		private ArchiveException bad(String msg, String entry, long offset) {
@@ -303,30 +318,36 @@ final class CentralDirectory {
 		/**
 		 * An archive whose comment is our {@link ZipFormat#CD_CRC_COMMENT} (every archive this engine wrote since the
 		 * comment exists) has everything from its central directory to its end record checked against it.
+		 *
+		 * @return the CRC-32 the comment records, -1 when it records none (another writer's archive, or one of ours
+		 *         from before the comment)
 		 */
-		private void checkCentralDirectoryCrc(ByteBuffer tail, int eocd, ByteBuffer cd, long cdEnd, long eocdPos)
-				throws IOException {
+		private long recordedCrc(ByteBuffer tail, int eocd, long eocdPos) throws ArchiveException {
 			int length = Short.toUnsignedInt(tail.getShort(eocd + 20));
 			byte[] comment = new byte[length];
 			tail.get(eocd + ZipFormat.END_LEN, comment);
 			String text = new String(comment, StandardCharsets.ISO_8859_1);
 			if (!text.startsWith(ZipFormat.CD_CRC_COMMENT)) {
-				return; // another writer's archive, or one of ours from before the comment
+				return -1;
 			}
-			long expected;
 			try {
 				if (length < ZipFormat.CD_CRC_COMMENT_LEN || length > ZipFormat.CD_CRC_COMMENT_LEN
 						&& !text.startsWith(ZipFormat.CONTINUES, ZipFormat.CD_CRC_COMMENT_LEN)) {
 					throw new NumberFormatException(text);
 				}
 				// the files continued, after it, were checked when the archive's bytes were opened (ArchiveBytes)
-				expected = Long.parseLong(text.substring(ZipFormat.CD_CRC_COMMENT.length(), ZipFormat.CD_CRC_COMMENT_LEN),
+				return Long.parseLong(text.substring(ZipFormat.CD_CRC_COMMENT.length(), ZipFormat.CD_CRC_COMMENT_LEN),
 						16);
 			} catch (NumberFormatException e) {
 				throw bad("damaged archive comment (the central directory's checksum): " + text, null, eocdPos);
 			}
-			java.util.zip.CRC32 crc = new java.util.zip.CRC32();
-			crc.update(cd.duplicate().clear());
+		}
+
+		/**
+		 * Checks the CRC-32 of the central directory ({@code crc}, every byte of it read) and of what follows it up to
+		 * the end record against the one the comment recorded.
+		 */
+		private void checkCrc(java.util.zip.CRC32 crc, long expected, long cdEnd, long eocdPos) throws IOException {
 			if (eocdPos - cdEnd > ZipFormat.ZIP64_END_LEN + ZipFormat.ZIP64_LOC_LEN) {
 				// this writer puts nothing there but the Zip64 end record and locator
 				throw bad("damaged archive: " + (eocdPos - cdEnd) + " bytes between the central directory and its end"
@@ -394,16 +415,22 @@ final class CentralDirectory {
 				throw bad("entry count " + entries + " does not fit a central directory of " + cdSize + " bytes",
 						null, eocdPos);
 			}
-			ByteBuffer cd = read(cdOffset, (int) cdSize);
-			checkCentralDirectoryCrc(tail, eocd, cd, cdOffset + cdSize, eocdPos);
-			int[] starts = recordStarts(cd, (int) entries);
+			long expectedCrc = recordedCrc(tail, eocd, eocdPos);
+			java.util.zip.CRC32 crc = new java.util.zip.CRC32();
 			EntryRecord[] recs = new EntryRecord[(int) entries];
-			Set<String> folders = parseRecords(cd, starts, recs);
+			Set<String> folders = new HashSet<>();
+			ArchiveException damage = parseInChunks(cdSize, recs, folders, crc);
+			if (expectedCrc >= 0) { // a damaged directory is refused for its checksum first
+				checkCrc(crc, expectedCrc, cdOffset + cdSize, eocdPos);
+			}
+			if (damage != null) {
+				throw damage;
+			}
 			nameOrder = nameOrder(recs);
 			for (int k = 1; k < nameOrder.length; k++) {
 				EntryRecord r = recs[nameOrder[k]];
-				if (r.name.equals(recs[nameOrder[k - 1]].name)) {
-					throw bad("duplicate entry name", r.name, r.localOffset);
+				if (r.compareName(recs[nameOrder[k - 1]]) == 0) {
+					throw bad("duplicate entry name", r.name(), r.localOffset);
 				}
 			}
 			checkNothingBelowFilesOrLinks(recs, nameOrder, folders);
@@ -411,28 +438,99 @@ final class CentralDirectory {
 		}
 
 		/**
-		 * @return where each record starts in {@code cd}, and at {@code [count]} where the last one ends: one pass
-		 *         that reads each record's signature and lengths, so that the records can be parsed in slices
+		 * Reads the central directory {@link #CHUNK} bytes at a time (or the parser's chunk size), each chunk's whole records parsed (in slices, in
+		 * parallel) before the next is read: the heap holds a chunk of the directory, not all of it (~190 bytes an
+		 * entry, 190 MB at 1,000,000 entries, beside the index it becomes). Every byte goes into {@code crc}, also
+		 * after a damaged record, so that a damaged directory is refused for its checksum when it has one.
+		 *
+		 * @return the first damage found in the records, or null
 		 */
-		private int[] recordStarts(ByteBuffer cd, int count) throws ArchiveException {
-			int[] starts = new int[count + 1];
-			long cdSize = cd.capacity();
-			int p = 0;
-			for (int i = 0; i < count; i++) {
-				long at = cdOffset + p;
-				if (p > cdSize - ZipFormat.CEN_LEN || cd.getInt(p) != ZipFormat.CEN_SIG) {
-					throw bad("bad central directory record " + i, null, at);
+		private ArchiveException parseInChunks(long cdSize, EntryRecord[] recs, Set<String> folders,
+				java.util.zip.CRC32 crc) throws IOException {
+			ByteBuffer chunk = ZipFormat.le(ByteBuffer.allocate((int) Math.min(cdSize, chunkSize)));
+			long read = 0; // bytes of the directory read
+			long chunkStart = 0; // where in the directory the chunk's first byte is
+			int next = 0; // the next record to parse
+			ArchiveException damage = null;
+			while (read < cdSize) {
+				int from = chunk.position();
+				chunk.limit((int) Math.min(chunk.capacity(), from + cdSize - read));
+				while (chunk.hasRemaining()) {
+					if (ch.read(chunk, cdOffset + read + chunk.position() - from) < 0) {
+						throw bad("unexpected end of archive", null, cdOffset + read + chunk.position() - from);
+					}
 				}
-				long next = (long) p + ZipFormat.CEN_LEN + Short.toUnsignedInt(cd.getShort(p + 28))
-						+ Short.toUnsignedInt(cd.getShort(p + 30)) + Short.toUnsignedInt(cd.getShort(p + 32));
-				if (next > cdSize) {
-					throw bad("central directory record " + i + " overruns the central directory", null, at);
+				crc.update(chunk.array(), from, chunk.position() - from);
+				read += chunk.position() - from;
+				if (damage != null || next == recs.length) {
+					chunk.clear();
+					continue; // read for the checksum only: damaged, or what follows the last record
 				}
-				starts[i] = p;
-				p = (int) next;
+				chunk.flip();
+				try {
+					int[] starts = recordStarts(chunk, chunkStart, next, recs.length - next, read == cdSize);
+					int count = starts.length - 1;
+					if (count == 0 && chunk.limit() == chunk.capacity()) { // (only a chunk smaller than a record)
+						throw bad("central directory record " + next + " larger than " + chunk.capacity() + " bytes",
+								null, cdOffset + chunkStart);
+					}
+					parseRecords(chunk, chunkStart, starts, recs, next, folders);
+					next += count;
+					chunk.position(starts[count]);
+				} catch (ArchiveException e) {
+					damage = e;
+					chunk.clear();
+					continue;
+				}
+				chunkStart += chunk.position();
+				chunk.compact(); // the part of a record the chunk ends with goes first in the next
 			}
-			starts[count] = p;
-			return starts;
+			if (damage == null && next < recs.length) {
+				damage = bad("bad central directory record " + next, null, cdOffset + chunkStart);
+			}
+			return damage;
+		}
+
+		/**
+		 * @param chunk      the directory's bytes from {@code chunkStart}, up to its limit
+		 * @param first      the index of the record the chunk starts with
+		 * @param left       how many records the directory has from that one on
+		 * @param lastChunk  whether the chunk ends where the directory does
+		 * @return where each whole record in the chunk starts, and after them where the last one ends: one pass that
+		 *         reads each record's signature and lengths, so that the records can be parsed in slices
+		 */
+		private int[] recordStarts(ByteBuffer chunk, long chunkStart, int first, int left, boolean lastChunk)
+				throws ArchiveException {
+			int[] starts = new int[Math.min(left, chunk.limit() / ZipFormat.CEN_LEN) + 1];
+			int size = chunk.limit();
+			int p = 0;
+			int count = 0;
+			for (; count < starts.length - 1; count++) {
+				long at = cdOffset + chunkStart + p;
+				if (p > size - ZipFormat.CEN_LEN) {
+					if (!lastChunk) {
+						break; // the rest of the record comes with the next chunk
+					}
+					throw bad("bad central directory record " + (first + count), null, at);
+				}
+				if (chunk.getInt(p) != ZipFormat.CEN_SIG) {
+					throw bad("bad central directory record " + (first + count), null, at);
+				}
+				long end = (long) p + ZipFormat.CEN_LEN + Short.toUnsignedInt(chunk.getShort(p + 28))
+						+ Short.toUnsignedInt(chunk.getShort(p + 30)) + Short.toUnsignedInt(chunk.getShort(p + 32));
+				if (end > size) {
+					if (!lastChunk) {
+						break;
+					}
+					throw bad("central directory record " + (first + count) + " overruns the central directory", null,
+							at);
+				}
+				starts[count] = p;
+				p = (int) end;
+			}
+			int[] whole = Arrays.copyOf(starts, count + 1);
+			whole[count] = p;
+			return whole;
 		}
 
 		/**
@@ -440,24 +538,43 @@ final class CentralDirectory {
 		 * spends a good part of its time here). A damaged archive is refused for the first damaged record in the
 		 * directory's order, whichever slice found it first.
 		 *
-		 * @return the folders above the entries (each entry's parent and theirs), for
-		 *         {@link #checkNothingBelowFilesOrLinks}
+		 * @param cd     the chunk of the directory that starts at {@code cdStart}
+		 * @param starts where its records start ({@link #recordStarts})
+		 * @param first  the index of its first record in {@code recs}
+		 * @param all    gets the folders above the entries (each entry's parent and theirs), for
+		 *               {@link #checkNothingBelowFilesOrLinks}
 		 */
-		private Set<String> parseRecords(ByteBuffer cd, int[] starts, EntryRecord[] recs) throws ArchiveException {
-			int slices = Math.max(1, Math.min(recs.length / PARSE_SLICE, 4 * Runtime.getRuntime().availableProcessors()));
+		private void parseRecords(ByteBuffer cd, long cdStart, int[] starts, EntryRecord[] recs, int first,
+				Set<String> all) throws ArchiveException {
+			int count = starts.length - 1;
+			int slices = Math.max(1, Math.min(count / PARSE_SLICE, 4 * Runtime.getRuntime().availableProcessors()));
 			ArchiveException[] failures = new ArchiveException[slices];
 			List<Set<String>> folders = new java.util.ArrayList<>(java.util.Collections.nCopies(slices, null));
 			IntStream.range(0, slices).parallel().forEach(s -> {
 				ByteBuffer view = ZipFormat.le(cd.duplicate());
 				CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
 						.onUnmappableCharacter(CodingErrorAction.REPORT);
-				int from = (int) ((long) recs.length * s / slices);
-				int to = (int) ((long) recs.length * (s + 1) / slices);
+				int from = (int) ((long) count * s / slices);
+				int to = (int) ((long) count * (s + 1) / slices);
+				// the slice's names one after the other in pages: its records' names are slices of them
+				long left = 0;
+				for (int i = from; i < to; i++) {
+					left += Short.toUnsignedInt(view.getShort(starts[i] + 28));
+				}
+				byte[] names = new byte[0];
+				FoldersAbove above = new FoldersAbove();
 				try {
-					for (int i = from; i < to; i++) {
-						recs[i] = record(view, starts[i], utf8);
+					for (int i = from, at = 0; i < to; i++) {
+						int n = Short.toUnsignedInt(view.getShort(starts[i] + 28));
+						if (at + n > names.length) {
+							names = new byte[(int) Math.max(n, Math.min(left, NAME_PAGE))];
+							at = 0;
+						}
+						recs[first + i] = record(view, cdStart, starts[i], utf8, names, at, above);
+						at += n;
+						left -= n;
 					}
-					folders.set(s, foldersAbove(recs, from, to));
+					folders.set(s, above.folders);
 				} catch (ArchiveException e) {
 					failures[s] = e;
 				}
@@ -467,27 +584,25 @@ final class CentralDirectory {
 					throw failure;
 				}
 			}
-			Set<String> all = folders.get(0);
-			for (int s = 1; s < slices; s++) {
-				all.addAll(folders.get(s));
+			for (Set<String> f : folders) {
+				all.addAll(f);
 			}
-			return all;
 		}
 
 		/**
-		 * @return the folders above the records {@code [from, to)}: a few per thousand entries, each found once, by
-		 *         looking at an entry's folder only when it is not the one of the entry before (an archive holds its
-		 *         entries folder by folder)
+		 * The folders above the names it is given: a few per thousand entries, each found once, by looking at an
+		 * entry's folder only when it is not the one of the entry before (an archive holds its entries folder by
+		 * folder).
 		 */
-		private static Set<String> foldersAbove(EntryRecord[] recs, int from, int to) {
-			Set<String> folders = new HashSet<>();
-			String last = "";
-			for (int i = from; i < to; i++) {
-				String nm = recs[i].name;
+		private static final class FoldersAbove {
+			final Set<String> folders = new HashSet<>();
+			private String last = "";
+
+			void add(String nm) {
 				int end = nm.endsWith("/") ? nm.length() - 1 : nm.length();
 				int slash = nm.lastIndexOf('/', end - 1);
 				if (slash <= 0 || slash == last.length() && nm.startsWith(last)) {
-					continue;
+					return;
 				}
 				last = nm.substring(0, slash);
 				for (String folder = last; folders.add(folder);) {
@@ -498,12 +613,15 @@ final class CentralDirectory {
 					folder = nm.substring(0, slash);
 				}
 			}
-			return folders;
 		}
 
-		/** Parses the record at {@code p}, whose lengths {@link #recordStarts} checked. */
-		private EntryRecord record(ByteBuffer cd, int p, CharsetDecoder utf8) throws ArchiveException {
-			long at = cdOffset + p;
+		/**
+		 * Parses the record at {@code p}, whose lengths {@link #recordStarts} checked, its name put into {@code names}
+		 * at {@code at} and given to {@code above}.
+		 */
+		private EntryRecord record(ByteBuffer cd, long cdStart, int p, CharsetDecoder utf8, byte[] names, int at0,
+				FoldersAbove above) throws ArchiveException {
+			long at = cdOffset + cdStart + p;
 			int madeBy = Short.toUnsignedInt(cd.getShort(p + 4));
 			int method = Short.toUnsignedInt(cd.getShort(p + 10));
 			long dos = Integer.toUnsignedLong(cd.getInt(p + 12));
@@ -517,14 +635,13 @@ final class CentralDirectory {
 			if ((cd.getShort(p + 8) & 1) != 0) {
 				throw bad("encrypted entries are not supported", null, at);
 			}
-			byte[] nameBytes = new byte[n];
-			cd.get(p + ZipFormat.CEN_LEN, nameBytes);
-			String name;
-			if (ascii(nameBytes)) { // most names: copied as they are, no decoder
-				name = new String(nameBytes, StandardCharsets.ISO_8859_1);
+			cd.get(p + ZipFormat.CEN_LEN, names, at0, n);
+			String name; // for the checks only: the record keeps the bytes
+			if (ascii(names, at0, n)) { // most names: copied as they are, no decoder
+				name = new String(names, at0, n, StandardCharsets.ISO_8859_1);
 			} else {
 				try {
-					CharBuffer cb = utf8.decode(ByteBuffer.wrap(nameBytes));
+					CharBuffer cb = utf8.decode(ByteBuffer.wrap(names, at0, n));
 					name = cb.toString();
 				} catch (CharacterCodingException ex) {
 					throw bad("entry name is not valid UTF-8", null, at);
@@ -632,7 +749,8 @@ final class CentralDirectory {
 			if (type == EntryType.DIRECTORY && size != 0) {
 				throw bad("directory entry with data", name, at);
 			}
-			EntryRecord r = new EntryRecord(name, nameBytes, type, mode, mtime != Long.MIN_VALUE ? mtime
+			above.add(name);
+			EntryRecord r = new EntryRecord(names, at0, n, type, mode, mtime != Long.MIN_VALUE ? mtime
 					: ZipFormat.toNtfs(utTime != null ? utTime : ZipFormat.fromDos(dos)));
 			r.method = method;
 			r.crc = crc;
@@ -660,20 +778,22 @@ final class CentralDirectory {
 		private void checkNothingBelowFilesOrLinks(EntryRecord[] recs, int[] order, Set<String> folders)
 				throws ArchiveException {
 			for (String folder : folders) {
-				int at = firstAtLeast(recs, order, folder);
+				byte[] utf8 = folder.getBytes(StandardCharsets.UTF_8);
+				int at = firstAtLeast(recs, order, utf8);
 				EntryRecord r = at < order.length ? recs[order[at]] : null;
-				if (r != null && r.name.equals(folder) && r.type != EntryType.DIRECTORY) {
-					EntryRecord below = recs[order[firstAtLeast(recs, order, folder + "/")]];
-					throw bad("entry below a " + r.type.name().toLowerCase() + " entry '" + r.name + "'", below.name,
+				if (r != null && r.nameIs(utf8) && r.type != EntryType.DIRECTORY) {
+					EntryRecord below = recs[order[firstAtLeast(recs, order,
+							(folder + "/").getBytes(StandardCharsets.UTF_8))]];
+					throw bad("entry below a " + r.type.name().toLowerCase() + " entry '" + folder + "'", below.name(),
 							below.localOffset);
 				}
 			}
 		}
 
 
-		private static boolean ascii(byte[] bytes) {
-			for (byte b : bytes) {
-				if (b < 0) {
+		private static boolean ascii(byte[] bytes, int from, int length) {
+			for (int i = from; i < from + length; i++) {
+				if (bytes[i] < 0) {
 					return false;
 				}
 			}

@@ -38,10 +38,10 @@ final class EntryInputStream extends InputStream {
 				// refuse frames that need a window above 32 MiB (zstd's default limit is 128 MiB per stream)
 				this.zstd.setLongMax(25);
 			} catch (IOException | RuntimeException e) {
-				throw new ArchiveException("cannot start zstd decoder: " + e, reader.path(), record.name, dataOffset, e);
+				throw new ArchiveException("cannot start zstd decoder: " + e, reader.path(), record.name(), dataOffset, e);
 			}
 		} else {
-			throw new ArchiveException("unsupported compression method " + record.method, reader.path(), record.name,
+			throw new ArchiveException("unsupported compression method " + record.method, reader.path(), record.name(),
 					record.localOffset);
 		}
 	}
@@ -70,24 +70,24 @@ final class EntryInputStream extends InputStream {
 		} catch (ArchiveException | dev.branchstate.archive.ArchiveCanceledException e) {
 			throw e;
 		} catch (IOException | RuntimeException e) {
-			throw new ArchiveException("corrupt entry data: " + e.getMessage(), reader.path(), record.name,
+			throw new ArchiveException("corrupt entry data: " + e.getMessage(), reader.path(), record.name(),
 					record.localOffset, e);
 		}
 		if (n < 0) {
 			done = true;
 			if (produced != record.size) {
 				throw new ArchiveException("entry has " + produced + " bytes, declared " + record.size, reader.path(),
-						record.name, record.localOffset);
+						record.name(), record.localOffset);
 			}
 			if ((int) crc.getValue() != record.crc) {
-				throw new ArchiveException("CRC-32 mismatch", reader.path(), record.name, record.localOffset);
+				throw new ArchiveException("CRC-32 mismatch", reader.path(), record.name(), record.localOffset);
 			}
 			return -1;
 		}
 		produced += n;
 		if (produced > record.size) {
 			throw new ArchiveException("entry has more data than its declared size " + record.size, reader.path(),
-					record.name, record.localOffset);
+					record.name(), record.localOffset);
 		}
 		crc.update(b, off, n);
 		return n;
@@ -130,7 +130,7 @@ final class EntryInputStream extends InputStream {
 			ByteBuffer buf = ByteBuffer.wrap(b, off, want);
 			int n = reader.read(buf, position);
 			if (n < 0) {
-				throw new ArchiveException("unexpected end of archive", reader.path(), record.name, position);
+				throw new ArchiveException("unexpected end of archive", reader.path(), record.name(), position);
 			}
 			position += n;
 			return n;

@@ -1,6 +1,9 @@
 package dev.branchstate.archive.internal;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.attribute.FileTime;
+import java.util.Arrays;
 
 import dev.branchstate.archive.ArchiveEntry;
 import dev.branchstate.archive.EntryType;
@@ -8,11 +11,16 @@ import dev.branchstate.archive.EntryType;
 /** Mutable per-entry bookkeeping shared by writer and reader (one per central directory record). */
 final class EntryRecord {
 
-	final String name;
-	/** Length of the name in UTF-8 (the name's length when it is ASCII). */
+	/**
+	 * The name in UTF-8, at {@link #nameOffset}: for the reader a slice of an array that holds the names of many
+	 * records (pages of 128 kB), for the writer the name's own array. No string per entry: ~100 bytes of a
+	 * large state's names (their bytes, a String and an array header each) become their bytes alone; a string is made
+	 * when one is needed ({@link #name()}).
+	 */
+	private final byte[] names;
+	private final int nameOffset;
+	/** Length of the name in UTF-8. */
 	final int nameLength;
-	/** The name in UTF-8 when it is not ASCII; {@code null} for ASCII names (most), encoded again when needed. */
-	private final byte[] nonAsciiName;
 	final EntryType type;
 	final int mode;
 	/** The modification time in 100 ns units since 1601 (NTFS time: the precision the archive keeps). */
@@ -37,32 +45,79 @@ final class EntryRecord {
 	 */
 	boolean listed;
 	/**
-	 * Reader, once asked to find regions (a save's previous archive): where the next entry (or the central directory)
-	 * starts, -1 if this entry cannot be copied as a region.
+	 * Reader, once asked to find regions (a save's previous archive): the bytes between the end of this entry's data
+	 * and the next entry (or the central directory), -1 if this entry cannot be copied as a region (an int, not the
+	 * end's offset: a record of 104 bytes, not 112).
 	 */
-	long regionEnd = -1;
+	int regionGap = -1;
 
-	EntryRecord(String name, byte[] nameBytes, EntryType type, int mode, FileTime mtime) {
-		this(name, nameBytes, type, mode, ZipFormat.toNtfs(mtime));
+	/** @param name the name in UTF-8, this record's from now on */
+	EntryRecord(byte[] name, EntryType type, int mode, FileTime mtime) {
+		this(name, 0, name.length, type, mode, ZipFormat.toNtfs(mtime));
 	}
 
-	/** @param mtimeNtfs the modification time in 100 ns units since 1601 */
-	EntryRecord(String name, byte[] nameBytes, EntryType type, int mode, long mtimeNtfs) {
-		this.name = name;
-		this.nameLength = nameBytes.length;
-		this.nonAsciiName = nameBytes.length == name.length() ? null : nameBytes;
+	/**
+	 * @param names     holds the name in UTF-8 at {@code offset}, {@code length} bytes (never changed after)
+	 * @param mtimeNtfs the modification time in 100 ns units since 1601
+	 */
+	EntryRecord(byte[] names, int offset, int length, EntryType type, int mode, long mtimeNtfs) {
+		this.names = names;
+		this.nameOffset = offset;
+		this.nameLength = length;
 		this.type = type;
 		this.mode = mode;
 		this.mtimeNtfs = mtimeNtfs;
 	}
 
-	/** @return the name in UTF-8 (for ASCII names a new copy: the index keeps only the string) */
-	byte[] nameBytes() {
-		return nonAsciiName != null ? nonAsciiName : name.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+	/** @return the name (a new string: for messages, and where a string is needed once) */
+	String name() {
+		return new String(names, nameOffset, nameLength, StandardCharsets.UTF_8);
+	}
+
+	/** @return the name after its first {@code bytes} bytes (a prefix the name starts with, in UTF-8) */
+	String nameAfter(int bytes) {
+		return new String(names, nameOffset + bytes, nameLength - bytes, StandardCharsets.UTF_8);
+	}
+
+	/** Puts the name's bytes into {@code b} at {@code at}. */
+	void putName(ByteBuffer b, int at) {
+		b.put(at, names, nameOffset, nameLength);
+	}
+
+	/** @return the name's byte at {@code i} */
+	byte nameByte(int i) {
+		return names[nameOffset + i];
+	}
+
+	/** @return the order of the names as unsigned bytes (UTF-8: the order of their code points) */
+	int compareName(EntryRecord other) {
+		return Arrays.compareUnsigned(names, nameOffset, nameOffset + nameLength, other.names, other.nameOffset,
+				other.nameOffset + other.nameLength);
+	}
+
+	/** @return the order of this name and {@code name} (UTF-8) as unsigned bytes */
+	int compareName(byte[] name) {
+		return Arrays.compareUnsigned(names, nameOffset, nameOffset + nameLength, name, 0, name.length);
+	}
+
+	/** @return whether the name is {@code name} (UTF-8) */
+	boolean nameIs(byte[] name) {
+		return Arrays.equals(names, nameOffset, nameOffset + nameLength, name, 0, name.length);
+	}
+
+	/** @return whether the name starts with {@code prefix} (UTF-8) */
+	boolean nameStartsWith(byte[] prefix) {
+		return nameLength >= prefix.length
+				&& Arrays.equals(names, nameOffset, nameOffset + prefix.length, prefix, 0, prefix.length);
 	}
 
 	FileTime mtime() {
 		return ZipFormat.fromNtfs(mtimeNtfs);
+	}
+
+	/** @return where the next entry (or the central directory) starts, -1 if this entry cannot be copied as a region */
+	long regionEnd() {
+		return regionGap < 0 ? -1 : localOffset + ZipFormat.LOC_LEN + nameLength + csize + regionGap;
 	}
 
 	boolean chunked() {
@@ -70,7 +125,7 @@ final class EntryRecord {
 	}
 
 	ArchiveEntry toEntry() {
-		return new ArchiveEntry(name, type, size, csize, crc, mode, mtime(), method,
+		return new ArchiveEntry(name(), type, size, csize, crc, mode, mtime(), method,
 				chunkCsize != null ? chunkCsize.length : chunks);
 	}
 }

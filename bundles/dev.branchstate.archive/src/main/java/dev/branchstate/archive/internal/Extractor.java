@@ -103,7 +103,7 @@ final class Extractor {
 
 	ExtractResult run() throws IOException {
 		String prefix = options.prefix();
-		prefixLength = prefix.length();
+		prefixLength = prefix.getBytes(StandardCharsets.UTF_8).length;
 		List<EntryRecord> selected = new ArrayList<>();
 		long total = 0;
 		if (verifying() && !reader.centralDirectoryChecked()) {
@@ -119,7 +119,7 @@ final class Extractor {
 		boolean[] skip = verifying() ? skippedByPlans(records) : null;
 		for (int i : verifying() ? indicesUnderAny(verifyPrefixes) : reader.indicesUnder(prefix)) {
 			EntryRecord r = records[i];
-			if (r.name.length() == prefix.length()) {
+			if (r.nameLength == prefixLength) {
 				continue;
 			}
 			if (verifying() && skip[i]) {
@@ -131,21 +131,21 @@ final class Extractor {
 			}
 			if (r.type != EntryType.DIRECTORY && r.method != ArchiveEntry.METHOD_STORED
 					&& r.method != ArchiveEntry.METHOD_ZSTD) {
-				throw new ArchiveException("unsupported compression method " + r.method, archive, r.name,
+				throw new ArchiveException("unsupported compression method " + r.method, archive, r.name(),
 						r.localOffset);
 			}
 			if (r.size > (1 << 20) && (r.csize == 0 || r.size / r.csize > options.maxRatio())) {
 				throw new ArchiveException("compression ratio above the limit " + options.maxRatio()
-						+ " (size " + r.size + ", compressed " + r.csize + ")", archive, r.name, r.localOffset);
+						+ " (size " + r.size + ", compressed " + r.csize + ")", archive, r.name(), r.localOffset);
 			}
 			if (r.type == EntryType.SYMLINK && r.size > MAX_LINK) {
-				throw new ArchiveException("symbolic link target longer than " + MAX_LINK, archive, r.name,
+				throw new ArchiveException("symbolic link target longer than " + MAX_LINK, archive, r.name(),
 						r.localOffset);
 			}
 			total += r.size;
 			if (total > options.maxTotalSize() || total < 0) {
 				throw new ArchiveException("total size of the entries above the limit " + options.maxTotalSize(),
-						archive, r.name, r.localOffset);
+						archive, r.name(), r.localOffset);
 			}
 			selected.add(r);
 		}
@@ -161,7 +161,7 @@ final class Extractor {
 		try {
 			for (EntryRecord r : selected) {
 				checkCanceled();
-				String rel = r.name.substring(prefix.length());
+				String rel = r.nameAfter(prefixLength);
 				try {
 					switch (r.type) {
 						case DIRECTORY -> {
@@ -177,7 +177,7 @@ final class Extractor {
 							}
 						}
 						case FILE -> {
-							if (plan == null || plan.writes(r.name)) {
+							if (plan == null || plan.writes(r.name())) {
 								submitFile(r, rel);
 							} else { // identical in the target, as the plan found
 								skipped.incrementAndGet();
@@ -194,7 +194,7 @@ final class Extractor {
 			for (EntryRecord r : links) {
 				checkCanceled();
 				try {
-					createLink(r, r.name.substring(prefix.length()));
+					createLink(r, r.nameAfter(prefixLength));
 				} catch (IOException e) {
 					throw rethrow(e, r);
 				}
@@ -259,7 +259,7 @@ final class Extractor {
 			// into an empty target, the extraction's own checks suffice when the caller asks so
 			boolean checkedWhenWritten = plan.emptyTarget() && options.emptyTargetsCheckedWhileWritten();
 			for (int i : reader.indicesUnder(plan.prefix())) {
-				written[i] |= plan.writes(records[i].name) && !checkedWhenWritten;
+				written[i] |= plan.writes(records[i].name()) && !checkedWhenWritten;
 				EntryType type = records[i].type;
 				skip[i] = type == EntryType.DIRECTORY || type == EntryType.FILE && !written[i];
 			}
@@ -323,7 +323,7 @@ final class Extractor {
 		if (t instanceof ArchiveException || t instanceof ArchiveCanceledException || t instanceof Error) {
 			return t;
 		}
-		return new ArchiveException("cannot extract: " + t, archive, r == null ? null : r.name,
+		return new ArchiveException("cannot extract: " + t, archive, r == null ? null : r.name(),
 				r == null ? -1 : r.localOffset, t);
 	}
 
@@ -333,7 +333,7 @@ final class Extractor {
 	}
 
 	private ArchiveException bad(String msg, EntryRecord r, long offset) {
-		return new ArchiveException(msg, archive, r.name, offset);
+		return new ArchiveException(msg, archive, r.name(), offset);
 	}
 
 	private static final int MAX_BATCH = 256;
@@ -384,7 +384,7 @@ final class Extractor {
 	}
 
 	private String rel(EntryRecord r) {
-		return r.name.substring(prefixLength);
+		return r.nameAfter(prefixLength);
 	}
 
 	private void extractBatch(EntryRecord[] recs, ReadSlot slot) throws IOException {
@@ -468,7 +468,7 @@ final class Extractor {
 				long data = reader.dataOffset(r, buf, 0);
 				if (data < 0) {
 					throw new ArchiveException("local header extends past the central directory", reader.path(),
-							r.name, r.localOffset);
+							r.name(), r.localOffset);
 				}
 				dataIndex = (int) (data - r.localOffset);
 			}
@@ -487,7 +487,7 @@ final class Extractor {
 			try {
 				got = context().decompressDirectByteBuffer(raw, 0, (int) r.size, packed, start, (int) r.csize);
 			} catch (RuntimeException e) {
-				throw new ArchiveException("corrupt zstd data: " + e.getMessage(), archive, r.name, data, e);
+				throw new ArchiveException("corrupt zstd data: " + e.getMessage(), archive, r.name(), data, e);
 			}
 			if (got != r.size) {
 				throw bad("entry decompresses to " + got + " bytes, declared " + r.size, r, data);
@@ -577,7 +577,7 @@ final class Extractor {
 		try {
 			got = context().decompressDirectByteBuffer(raw, 0, (int) len, packed, 0, csize);
 		} catch (RuntimeException e) {
-			throw new ArchiveException("corrupt zstd frame " + i + ": " + e.getMessage(), archive, r.name, at, e);
+			throw new ArchiveException("corrupt zstd frame " + i + ": " + e.getMessage(), archive, r.name(), at, e);
 		}
 		if (got != len) {
 			throw bad("frame " + i + " decompresses to " + got + " bytes, expected " + len, r, at);
@@ -688,7 +688,7 @@ final class Extractor {
 	// ---------------------------------------------------------------- directories, links, mirror
 
 	private void createLink(EntryRecord r, String rel) throws IOException {
-		byte[] bytes = reader.readAllBytes(r.name, MAX_LINK);
+		byte[] bytes = reader.readAllBytes(r.name(), MAX_LINK);
 		String target = new String(bytes, StandardCharsets.UTF_8);
 		if (target.isEmpty() || target.indexOf('\0') >= 0) {
 			throw bad("invalid symbolic link target", r, r.localOffset);
@@ -714,7 +714,7 @@ final class Extractor {
 	 * each folder's listing with what it is to hold ({@link ExpectedTree}); no stat per file, links never followed.
 	 */
 	private List<String> mirror(List<EntryRecord> selected, String prefix, List<String> listed) throws IOException {
-		ExpectedTree expected = new ExpectedTree(prefix, () -> selected.stream().map(r -> r.name).iterator(), name -> {
+		ExpectedTree expected = new ExpectedTree(prefix, () -> selected.stream().map(EntryRecord::name).iterator(), name -> {
 			EntryRecord r = reader.record(name);
 			return r != null && r.type != EntryType.DIRECTORY;
 		}, key -> {
@@ -741,7 +741,8 @@ final class Extractor {
 			exact.addAll(listed);
 		}
 		for (EntryRecord r : dirs) {
-			String rel = r.name.substring(prefix.length(), r.name.length() - 1);
+			String rel = r.nameAfter(prefixLength);
+			rel = rel.substring(0, rel.length() - 1); // (a folder's name ends with '/')
 			if (exact.contains(rel)) {
 				tree.setTimes(rel, r.mtime());
 			}

@@ -3,6 +3,7 @@ package dev.branchstate.archive.internal;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -69,7 +70,7 @@ public final class IndexedArchiveReader implements ArchiveReader {
 	}
 
 	/**
-	 * Sets each record's {@link EntryRecord#regionEnd}: up to the next local header, which lets a differential save
+	 * Sets each record's {@link EntryRecord#regionGap}: up to the next local header, which lets a differential save
 	 * copy runs of entries verbatim. Only a save needs it (a sort of every record by offset): not done on open.
 	 */
 	void findRegions() {
@@ -80,7 +81,7 @@ public final class IndexedArchiveReader implements ArchiveReader {
 			long end = i + 1 < byOffset.length ? byOffset[i + 1].localOffset : centralDirectoryOffset;
 			long min = ZipFormat.LOC_LEN + r.nameLength + r.csize;
 			long len = end - r.localOffset;
-			r.regionEnd = len >= min && len <= min + 0xffff + 24 ? end : -1;
+			r.regionGap = len >= min && len <= min + 0xffff + 24 ? (int) (len - min) : -1;
 		}
 	}
 
@@ -195,12 +196,13 @@ public final class IndexedArchiveReader implements ArchiveReader {
 			return all;
 		}
 		int[] order = nameOrder;
+		byte[] utf8 = prefix.getBytes(StandardCharsets.UTF_8);
 		// every name that starts with the prefix follows, together
-		int lo = CentralDirectory.firstAtLeast(records, order, prefix);
+		int lo = CentralDirectory.firstAtLeast(records, order, utf8);
 		int end = order.length;
 		for (int from = lo; from < end;) { // binary search for the first that does not start with it
 			int mid = (from + end) >>> 1;
-			if (records[order[mid]].name.startsWith(prefix)) {
+			if (records[order[mid]].nameStartsWith(utf8)) {
 				from = mid + 1;
 			} else {
 				end = mid;
@@ -212,9 +214,14 @@ public final class IndexedArchiveReader implements ArchiveReader {
 	}
 
 	EntryRecord record(String name) {
+		return record(name.getBytes(StandardCharsets.UTF_8));
+	}
+
+	/** @param name the name in UTF-8 */
+	EntryRecord record(byte[] name) {
 		int[] order = nameOrder;
 		int at = CentralDirectory.firstAtLeast(records, order, name);
-		return at < order.length && records[order[at]].name.equals(name) ? records[order[at]] : null;
+		return at < order.length && records[order[at]].nameIs(name) ? records[order[at]] : null;
 	}
 
 	@Override
@@ -254,7 +261,7 @@ public final class IndexedArchiveReader implements ArchiveReader {
 			data = dataOffset(r, readHeader(r, ZipFormat.LOC_LEN + 2 * 0xffff), 0);
 		}
 		if (data < 0) {
-			throw new ArchiveException("local header extends past the central directory", path, r.name,
+			throw new ArchiveException("local header extends past the central directory", path, r.name(),
 					r.localOffset);
 		}
 		return data;
@@ -279,17 +286,17 @@ public final class IndexedArchiveReader implements ArchiveReader {
 			return -1;
 		}
 		if (b.getInt(at) != ZipFormat.LOC_SIG) {
-			throw new ArchiveException("bad local header signature", path, r.name, r.localOffset);
+			throw new ArchiveException("bad local header signature", path, r.name(), r.localOffset);
 		}
 		int n = Short.toUnsignedInt(b.getShort(at + 26));
 		int e = Short.toUnsignedInt(b.getShort(at + 28));
 		if (n != r.nameLength) {
-			throw new ArchiveException("local header name length differs from central directory", path, r.name,
+			throw new ArchiveException("local header name length differs from central directory", path, r.name(),
 					r.localOffset);
 		}
 		long data = r.localOffset + ZipFormat.LOC_LEN + n + e;
 		if (data > centralDirectoryOffset || r.csize > centralDirectoryOffset - data) {
-			throw new ArchiveException("entry data extends past the central directory", path, r.name, r.localOffset);
+			throw new ArchiveException("entry data extends past the central directory", path, r.name(), r.localOffset);
 		}
 		if (at + ZipFormat.LOC_LEN + n + e > b.limit()) {
 			return -1;
@@ -297,7 +304,7 @@ public final class IndexedArchiveReader implements ArchiveReader {
 		String differs = LocalHeaders.difference(r, b, at, n, e);
 		if (differs != null) {
 			throw new ArchiveException("local header differs from the central directory (" + differs + ")", path,
-					r.name, r.localOffset);
+					r.name(), r.localOffset);
 		}
 		return data;
 	}
@@ -308,14 +315,14 @@ public final class IndexedArchiveReader implements ArchiveReader {
 			while (b.hasRemaining()) {
 				int n = read(b, pos);
 				if (n < 0) {
-					throw new ArchiveException("unexpected end of archive", path, r == null ? null : r.name, pos);
+					throw new ArchiveException("unexpected end of archive", path, r == null ? null : r.name(), pos);
 				}
 				pos += n;
 			}
 		} catch (ArchiveException | dev.branchstate.archive.ArchiveCanceledException e) {
 			throw e;
 		} catch (IOException e) {
-			throw new ArchiveException("cannot read archive: " + e, path, r == null ? null : r.name, pos, e);
+			throw new ArchiveException("cannot read archive: " + e, path, r == null ? null : r.name(), pos, e);
 		}
 	}
 

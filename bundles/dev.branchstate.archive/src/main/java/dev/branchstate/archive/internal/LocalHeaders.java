@@ -20,9 +20,8 @@ final class LocalHeaders {
 	 * @return what differs from the record ("name", "flags", …), {@code null} when the header says what it says
 	 */
 	static String difference(EntryRecord r, ByteBuffer b, int at, int n, int e) {
-		byte[] name = r.nameBytes();
 		for (int i = 0; i < n; i++) {
-			if (b.get(at + ZipFormat.LOC_LEN + i) != name[i]) {
+			if (b.get(at + ZipFormat.LOC_LEN + i) != r.nameByte(i)) {
 				return "name"; //$NON-NLS-1$
 			}
 		}

@@ -71,8 +71,8 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	private List<Path> links;
 	/** Their bytes: where this archive's own file starts in its bytes. */
 	private long base;
+	/** The entries in the order of the central directory; no two of the same name ({@link #checkNamesUnique}). */
 	private final List<EntryRecord> records = new ArrayList<>();
-	private final Set<String> names;
 	private final Semaphore unitsDone = new Semaphore(0);
 	private final AtomicLong copied = new AtomicLong();
 	private final Object sequencer = new Object();
@@ -116,8 +116,6 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			throw e;
 		}
 		this.previous = prev;
-		// sized for as many names as the previous archive had: a differential save's are mostly the same
-		this.names = HashSet.newHashSet(prev != null ? prev.records().length : 16);
 		this.out = channel;
 		this.links = linked;
 		this.base = baseSize;
@@ -126,7 +124,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		this.workers = new WorkerPool<>(this.target, "archive write", options.executor(), options.workers(),
 				() -> progress.isCanceled() || options.cancel().getAsBoolean(), this::newContext,
 				(t, r) -> t instanceof IOException || t instanceof Error ? t
-						: new ArchiveException("writing failed: " + t, target, r.name, -1, t));
+						: new ArchiveException("writing failed: " + t, target, r.name(), -1, t));
 	}
 
 	/**
@@ -286,6 +284,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			flushBatch();
 			flushCopyRun();
 			awaitUnits();
+			checkNamesUnique();
 			detachIfLittleShared();
 			long cdOffset;
 			synchronized (sequencer) {
@@ -313,6 +312,22 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			return new WriteResult(records.size(), copied.get(), bytesIn, size, size - base);
 		} catch (IOException | RuntimeException | Error e) {
 			throw fail(e);
+		}
+	}
+
+	/**
+	 * Refuses an archive in which two entries have the same name (two trees added under overlapping prefixes, a name
+	 * added twice), which a reader refuses: the commit fails and the write is aborted. Checked once, on the entries sorted by name, not on every add: a set of
+	 * the names would hold ~35 bytes an entry during the whole write, the sort a few for a moment; the walk's order is
+	 * nearly the names' order, which the sort (a merge of runs) makes short work of.
+	 */
+	private void checkNamesUnique() throws ArchiveException {
+		EntryRecord[] sorted = records.toArray(new EntryRecord[0]);
+		Arrays.sort(sorted, EntryRecord::compareName);
+		for (int i = 1; i < sorted.length; i++) {
+			if (sorted[i].compareName(sorted[i - 1]) == 0) {
+				throw new ArchiveException("two entries of the same name", target, sorted[i].name(), -1);
+			}
 		}
 	}
 
@@ -435,14 +450,16 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		if (bad != null) {
 			throw new IllegalArgumentException("invalid entry name '" + name + "': " + bad);
 		}
-		if (!names.add(name)) {
-			throw new IllegalArgumentException("duplicate entry name '" + name + "'");
-		}
-		byte[] nameBytes = name.getBytes(StandardCharsets.UTF_8);
-		if (nameBytes.length > 0xffff) {
+		return newRecord(name, name.getBytes(StandardCharsets.UTF_8), type, mode, mtime);
+	}
+
+	/** @param utf8 the name in UTF-8, the record's from now on */
+	private EntryRecord newRecord(String name, byte[] utf8, EntryType type, int mode, FileTime mtime)
+			throws IOException {
+		if (utf8.length > 0xffff) {
 			throw new IllegalArgumentException("entry name too long: " + name);
 		}
-		EntryRecord r = new EntryRecord(name, nameBytes, type, mode & 07777, ZipFormat.truncate(mtime));
+		EntryRecord r = new EntryRecord(utf8, type, mode & 07777, ZipFormat.truncate(mtime));
 		records.add(r);
 		progress.planned(1, 0);
 		return r;
@@ -477,11 +494,12 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 				progress.planned(0, size);
 				bytesIn += size;
 				// the previous archive's entry of that name, looked up once for sharing or copying it
-				EntryRecord p = previous != null ? previous.record(name) : null;
-				if (p != null && share(p, name, mode, attrs.lastModifiedTime(), size)) {
+				byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
+				EntryRecord p = previous != null ? previous.record(utf8) : null;
+				if (p != null && share(p, mode, attrs.lastModifiedTime(), size)) {
 					return;
 				}
-				EntryRecord r = newRecord(name, EntryType.FILE, mode, attrs.lastModifiedTime());
+				EntryRecord r = newRecord(name, utf8, EntryType.FILE, mode, attrs.lastModifiedTime());
 				if (p != null && submitCopy(r, p, size)) {
 					return;
 				}
@@ -564,7 +582,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 					}
 				}
 				if (!raw.hasRemaining() && ch.position() < ch.size()) {
-					throw new ArchiveException("file grew while being archived: " + sources[i], target, r.name, -1);
+					throw new ArchiveException("file grew while being archived: " + sources[i], target, r.name(), -1);
 				}
 			}
 			int len = raw.position() - rawOff;
@@ -583,7 +601,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			}
 			if (csize < 0) {
 				if (len > room) {
-					throw new ArchiveException("file grew while being archived: " + sources[i], target, r.name, -1);
+					throw new ArchiveException("file grew while being archived: " + sources[i], target, r.name(), -1);
 				}
 				r.method = ArchiveEntry.METHOD_STORED;
 				r.csize = len;
@@ -614,15 +632,12 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	 *
 	 * @return whether the file was shared
 	 */
-	private boolean share(EntryRecord p, String name, int mode, FileTime mtime, long size) throws IOException {
+	private boolean share(EntryRecord p, int mode, FileTime mtime, long size) throws IOException {
 		if (p.localOffset >= base || !unchanged(p, size, mode & 07777, ZipFormat.toNtfs(mtime))) {
 			return false;
 		}
 		checkCanceled();
 		// the name was checked when the previous archive was opened, and is the one asked for
-		if (!names.add(p.name)) {
-			throw new IllegalArgumentException("duplicate entry name '" + name + "'");
-		}
 		records.add(p);
 		progress.planned(1, 0);
 		copied.incrementAndGet();
@@ -648,7 +663,8 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		r.chunkSize = p.chunkSize;
 		r.chunkCsize = p.chunkCsize;
 		r.chunkCrc = p.chunkCrc;
-		if (p.regionEnd > 0) {
+		long regionEnd = p.regionEnd();
+		if (regionEnd > 0) {
 			if (!runNew.isEmpty() && (p.localOffset != runEnd || runEnd - runStart > MAX_RUN_BYTES
 					|| runNew.size() >= MAX_RUN_ENTRIES)) {
 				flushCopyRun();
@@ -658,7 +674,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			}
 			runNew.add(r);
 			runOld.add(p);
-			runEnd = p.regionEnd;
+			runEnd = regionEnd;
 			return true;
 		}
 		long seq = unitCount++;
@@ -705,7 +721,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		int chunk = chunkSize;
 		long frames = (size + chunk - 1) / chunk;
 		if (frames > Integer.MAX_VALUE - 16) {
-			throw new ArchiveException("file too large: " + size, target, r.name, -1);
+			throw new ArchiveException("file too large: " + size, target, r.name(), -1);
 		}
 		int n = (int) frames;
 		FileChannel src = FileChannel.open(source, StandardOpenOption.READ);
@@ -747,7 +763,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			if (i >= ZipFormat.MAX_FRAMES) {
 				giveBack(slot);
 				throw new ArchiveException("stream too large for chunk size " + chunkSize + " (add it as a file)",
-						target, r.name, -1);
+						target, r.name(), -1);
 			}
 			total += len;
 			progress.planned(0, len);
@@ -870,7 +886,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 					}
 				}
 				if (!raw.hasRemaining() && ch.size() > raw.capacity()) {
-					throw new ArchiveException("file grew while being archived: " + source, target, r.name, -1);
+					throw new ArchiveException("file grew while being archived: " + source, target, r.name(), -1);
 				}
 			}
 			raw.flip();
@@ -911,7 +927,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 				while (raw.hasRemaining()) {
 					int n = large.source.read(raw, pos);
 					if (n < 0) {
-						throw new ArchiveException("file shrank while being archived", target, large.record.name,
+						throw new ArchiveException("file shrank while being archived", target, large.record.name(),
 								-1);
 					}
 					pos += n;
@@ -1037,7 +1053,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			while (buf.hasRemaining()) {
 				int n = previous.read(buf, from + buf.position());
 				if (n < 0) {
-					throw new ArchiveException("previous archive truncated", previous.path(), r.name, from);
+					throw new ArchiveException("previous archive truncated", previous.path(), r.name(), from);
 				}
 			}
 			buf.flip();
@@ -1084,7 +1100,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			if (aborted) {
 				throw new ArchiveCanceledException("archive write aborted: " + target);
 			}
-			throw new ArchiveException("cannot write archive: " + e, temp, r == null ? null : r.name, pos, e);
+			throw new ArchiveException("cannot write archive: " + e, temp, r == null ? null : r.name(), pos, e);
 		}
 	}
 

@@ -2,6 +2,7 @@ package dev.branchstate.archive.internal;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -44,26 +45,27 @@ final class Planner {
 	static ExtractPlan plan(IndexedArchiveReader reader, Path target, ExtractOptions options) throws IOException {
 		Path root = target.toAbsolutePath().normalize();
 		String prefix = options.prefix();
+		int prefixBytes = prefix.getBytes(StandardCharsets.UTF_8).length;
 		List<EntryRecord> files = new ArrayList<>();
 		Set<String> toWrite = ConcurrentHashMap.newKeySet();
 		AtomicLong bytes = new AtomicLong();
 		EntryRecord[] records = reader.records();
 		for (int i : reader.indicesUnder(prefix)) {
 			EntryRecord r = records[i];
-			if (r.name.length() == prefix.length()) {
+			if (r.nameLength == prefixBytes) {
 				continue;
 			}
 			if (r.type == EntryType.FILE) {
 				files.add(r);
 			} else if (r.type == EntryType.SYMLINK) {
-				toWrite.add(r.name); // (a link already there is left as is by the extraction: no data to spare)
+				toWrite.add(r.name()); // (a link already there is left as is by the extraction: no data to spare)
 				bytes.addAndGet(r.size);
 			}
 		}
 		AtomicLong identical = new AtomicLong();
 		if (isEmpty(root)) {
 			for (EntryRecord r : files) {
-				toWrite.add(r.name);
+				toWrite.add(r.name());
 				bytes.addAndGet(r.size);
 			}
 			return new ExtractPlan(root, prefix, toWrite, 0, bytes.get(), true);
@@ -91,12 +93,12 @@ final class Planner {
 								throw new CompletionException(
 										new ArchiveCanceledException("planning canceled: " + reader.path()));
 							}
-							String rel = r.name.substring(prefix.length());
+							String rel = r.nameAfter(prefixBytes);
 							if (DiskIdentity.identical(root, rel, folders.attributes(rel), r, options.verifyContent(),
 									buf)) {
 								identical.incrementAndGet();
 							} else {
-								toWrite.add(r.name);
+								toWrite.add(r.name());
 								bytes.addAndGet(r.size);
 							}
 						}

@@ -114,7 +114,7 @@ final class WorkerPool<C extends AutoCloseable> implements AutoCloseable {
 				}
 			});
 		} catch (RuntimeException e) {
-			fail(new ArchiveException("executor rejected a task: " + e, archive, entry == null ? null : entry.name, -1,
+			fail(new ArchiveException("executor rejected a task: " + e, archive, entry == null ? null : entry.name(), -1,
 					e));
 			tasksDone.release();
 		}

@@ -154,7 +154,7 @@ final class ZipFormat {
 		b.putInt(at + 22, zip64 ? -1 : (int) r.size);
 		b.putShort(at + 26, (short) r.nameLength);
 		b.putShort(at + 28, (short) (zip64 ? LOCAL_ZIP64_EXTRA_LEN : 0));
-		b.put(at + LOC_LEN, r.nameBytes());
+		r.putName(b, at + LOC_LEN);
 		if (zip64) {
 			int e = at + LOC_LEN + r.nameLength;
 			b.putShort(e, (short) EXTRA_ZIP64);

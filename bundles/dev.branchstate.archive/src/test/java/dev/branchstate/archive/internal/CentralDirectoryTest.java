@@ -31,7 +31,7 @@ class CentralDirectoryTest {
 	private static final long AT = 9L << 30;
 
 	private static EntryRecord record(String name, EntryType type, long offset, long size, long csize, int crc) {
-		EntryRecord r = new EntryRecord(name, name.getBytes(StandardCharsets.UTF_8), type,
+		EntryRecord r = new EntryRecord(name.getBytes(StandardCharsets.UTF_8), type,
 				type == EntryType.DIRECTORY ? 0755 : 0644, FileTime.fromMillis(1_700_000_000_123L));
 		r.method = type == EntryType.FILE ? ArchiveEntry.METHOD_ZSTD : ArchiveEntry.METHOD_STORED;
 		r.localOffset = offset;
@@ -42,7 +42,11 @@ class CentralDirectoryTest {
 	}
 
 	private Path written(List<EntryRecord> records) throws Exception {
-		Path file = tmp.resolve("sparse.zip");
+		return written("sparse.zip", records);
+	}
+
+	private Path written(String name, List<EntryRecord> records) throws Exception {
+		Path file = tmp.resolve(name);
 		try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
 			long[] at = { AT };
 			CentralDirectory.write(records, AT, List.of(), b -> {
@@ -72,7 +76,7 @@ class CentralDirectoryTest {
 		for (int i = 0; i < 3; i++) {
 			EntryRecord w = records.get(i);
 			EntryRecord r = parsed.records()[i];
-			assertThat(r.name).isEqualTo(w.name);
+			assertThat(r.name()).isEqualTo(w.name());
 			assertThat(r.type).isEqualTo(w.type);
 			assertThat(r.mode).isEqualTo(w.mode);
 			assertThat(r.mtime()).isEqualTo(w.mtime());
@@ -114,7 +118,7 @@ class CentralDirectoryTest {
 		}
 		assertThat(parsed.checked()).isTrue();
 		assertThat(parsed.records()).hasSize(records.size());
-		assertThat(parsed.records()[29_999].name).isEqualTo(records.get(29_999).name);
+		assertThat(parsed.records()[29_999].name()).isEqualTo(records.get(29_999).name());
 		assertThat(parsed.records()[29_999].localOffset).isEqualTo(100L * 29_998);
 	}
 
@@ -160,7 +164,7 @@ class CentralDirectoryTest {
 		try (FileChannel ch = FileChannel.open(file)) {
 			parsed = CentralDirectory.read(file, ch);
 		}
-		assertThat(java.util.Arrays.stream(parsed.records()).map(r -> r.name)).containsExactly("b/", "b/z.class",
+		assertThat(java.util.Arrays.stream(parsed.records()).map(r -> r.name())).containsExactly("b/", "b/z.class",
 				"a.txt", "b/m.class");
 		assertThat(parsed.nameOrder()).containsExactly(2, 0, 3, 1);
 	}
@@ -183,12 +187,12 @@ class CentralDirectoryTest {
 		}
 		assertThat(parsed.records()).hasSize(count);
 		for (int i = 0; i < count; i++) {
-			assertThat(parsed.records()[i].name).isEqualTo("p" + (i % 7) + "/bin/C" + (count - i) + ".class");
+			assertThat(parsed.records()[i].name()).isEqualTo("p" + (i % 7) + "/bin/C" + (count - i) + ".class");
 			assertThat(parsed.records()[i].crc).isEqualTo(i);
 		}
 		int[] order = parsed.nameOrder();
 		for (int k = 1; k < count; k++) {
-			assertThat(parsed.records()[order[k - 1]].name).isLessThan(parsed.records()[order[k]].name);
+			assertThat(parsed.records()[order[k - 1]].name()).isLessThan(parsed.records()[order[k]].name());
 		}
 	}
 
@@ -202,6 +206,42 @@ class CentralDirectoryTest {
 				assertThatThrownBy(() -> CentralDirectory.read(file, ch)).isInstanceOf(ArchiveException.class)
 						.hasMessageContaining("'..' segment").hasMessageContaining("bin/../C12345.class");
 			}
+		}
+	}
+
+	/**
+	 * The parse reads the directory a chunk at a time: records across the chunks' ends read back as from one chunk, a
+	 * changed byte in a late chunk is refused for the checksum, a damaged record there is named.
+	 */
+	@Test
+	void aDirectoryReadInSmallChunksReadsBackTheSameAndIsChecked() throws Exception {
+		int count = 20_000;
+		Path file = written(many(count, i -> "p" + (i % 7) + "/bin/d" + "x".repeat(i % 97) + "/C" + i + ".class"));
+		CentralDirectory.Parsed whole;
+		CentralDirectory.Parsed chunked;
+		try (FileChannel ch = FileChannel.open(file)) {
+			whole = CentralDirectory.read(file, ch);
+			chunked = CentralDirectory.read(file, ch, 4096); // ~30 records a chunk
+		}
+		assertThat(chunked.checked()).isTrue();
+		assertThat(chunked.nameOrder()).isEqualTo(whole.nameOrder());
+		for (int i = 0; i < count; i++) {
+			assertThat(chunked.records()[i].name()).isEqualTo(whole.records()[i].name());
+			assertThat(chunked.records()[i].crc).isEqualTo(i);
+			assertThat(chunked.records()[i].localOffset).isEqualTo(100L * i);
+		}
+		Path damaged = file; // (sparse: not copied)
+		try (FileChannel ch = FileChannel.open(damaged, StandardOpenOption.WRITE)) {
+			ch.write(ByteBuffer.wrap(new byte[] { 'y' }), ch.size() - 2000); // a name near the end
+		}
+		try (FileChannel ch = FileChannel.open(damaged)) {
+			assertThatThrownBy(() -> CentralDirectory.read(damaged, ch, 4096)).isInstanceOf(ArchiveException.class)
+					.hasMessageContaining("damaged central directory");
+		}
+		Path bad = written("bad.zip", many(count, i -> (i == 17_000 ? "bin/../C" : "bin/C") + i + ".class"));
+		try (FileChannel ch = FileChannel.open(bad)) {
+			assertThatThrownBy(() -> CentralDirectory.read(bad, ch, 4096)).isInstanceOf(ArchiveException.class)
+					.hasMessageContaining("'..' segment").hasMessageContaining("bin/../C17000.class");
 		}
 	}
 }

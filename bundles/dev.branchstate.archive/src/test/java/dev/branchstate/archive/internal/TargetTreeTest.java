@@ -39,7 +39,7 @@ class TargetTreeTest {
 	}
 
 	private static EntryRecord file(String name, int size) {
-		EntryRecord r = new EntryRecord(name, name.getBytes(StandardCharsets.UTF_8), EntryType.FILE, 0644, FileTime.fromMillis(1_600_000_000_000L));
+		EntryRecord r = new EntryRecord(name.getBytes(StandardCharsets.UTF_8), EntryType.FILE, 0644, FileTime.fromMillis(1_600_000_000_000L));
 		r.size = size;
 		return r;
 	}
