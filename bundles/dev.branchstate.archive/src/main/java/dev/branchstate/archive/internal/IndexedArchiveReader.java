@@ -217,6 +217,32 @@ public final class IndexedArchiveReader implements ArchiveReader {
 		return record(name.getBytes(StandardCharsets.UTF_8));
 	}
 
+	/**
+	 * A lookup of names asked in about the order of the index (a walk of a tree, as a save's of the tree the previous
+	 * archive was written from): the name after the one found last is tried first, and the one after it (the first
+	 * may be a folder's), a binary search only when neither is the name. Not thread-safe.
+	 */
+	final class Cursor {
+		private int next;
+
+		/** @param name the name in UTF-8 */
+		EntryRecord find(byte[] name) {
+			int[] order = nameOrder;
+			for (int k = next; k < Math.min(next + 2, order.length); k++) { // (or after a folder's entry)
+				if (records[order[k]].nameIs(name)) {
+					next = k + 1;
+					return records[order[k]];
+				}
+			}
+			int at = CentralDirectory.firstAtLeast(records, order, name);
+			if (at < order.length && records[order[at]].nameIs(name)) {
+				next = at + 1;
+				return records[order[at]];
+			}
+			return null;
+		}
+	}
+
 	/** @param name the name in UTF-8 */
 	EntryRecord record(byte[] name) {
 		int[] order = nameOrder;

@@ -63,6 +63,8 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	/** Sources of chunked files still being read; closed by their last chunk, or by release() after an abort. */
 	private final Set<FileChannel> openSources = ConcurrentHashMap.newKeySet();
 	private final IndexedArchiveReader previous;
+	/** Finds the previous archive's entry of a file the walk reaches, mostly the one after the entry found before. */
+	private final IndexedArchiveReader.Cursor previousEntries;
 	/**
 	 * Sharing: the previous archive's files this one continues, linked beside it (see {@link Continuation}; none in
 	 * the end after {@link #detachIfLittleShared}).
@@ -116,6 +118,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			throw e;
 		}
 		this.previous = prev;
+		this.previousEntries = prev != null ? prev.new Cursor() : null;
 		this.out = channel;
 		this.links = linked;
 		this.base = baseSize;
@@ -495,7 +498,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 				bytesIn += size;
 				// the previous archive's entry of that name, looked up once for sharing or copying it
 				byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
-				EntryRecord p = previous != null ? previous.record(utf8) : null;
+				EntryRecord p = previous != null ? previousEntries.find(utf8) : null;
 				if (p != null && share(p, mode, attrs.lastModifiedTime(), size)) {
 					return;
 				}
