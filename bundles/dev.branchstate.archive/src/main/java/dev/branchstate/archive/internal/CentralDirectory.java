@@ -35,11 +35,6 @@ final class CentralDirectory {
 
 	/** Records per slice of a parse in parallel, at least. */
 	private static final int PARSE_SLICE = 8192;
-	/**
-	 * The bytes of the arrays that hold the names of the index's records: well below the size from which G1 gives an
-	 * array regions of its own (half a region, 512 kB at the least), whose unused rest no other object can use.
-	 */
-	private static final int NAME_PAGE = 128 << 10;
 	/** The most bytes of a central directory its parse holds at once (a record is at most ~192 kB). */
 	static final int CHUNK = 8 << 20;
 
@@ -556,23 +551,15 @@ final class CentralDirectory {
 						.onUnmappableCharacter(CodingErrorAction.REPORT);
 				int from = (int) ((long) count * s / slices);
 				int to = (int) ((long) count * (s + 1) / slices);
-				// the slice's names one after the other in pages: its records' names are slices of them
 				long left = 0;
 				for (int i = from; i < to; i++) {
 					left += Short.toUnsignedInt(view.getShort(starts[i] + 28));
 				}
-				byte[] names = new byte[0];
+				NamePages names = new NamePages(left);
 				FoldersAbove above = new FoldersAbove();
 				try {
-					for (int i = from, at = 0; i < to; i++) {
-						int n = Short.toUnsignedInt(view.getShort(starts[i] + 28));
-						if (at + n > names.length) {
-							names = new byte[(int) Math.max(n, Math.min(left, NAME_PAGE))];
-							at = 0;
-						}
-						recs[first + i] = record(view, cdStart, starts[i], utf8, names, at, above);
-						at += n;
-						left -= n;
+					for (int i = from; i < to; i++) {
+						recs[first + i] = record(view, cdStart, starts[i], utf8, names, above);
 					}
 					folders.set(s, above.folders);
 				} catch (ArchiveException e) {
@@ -617,9 +604,9 @@ final class CentralDirectory {
 
 		/**
 		 * Parses the record at {@code p}, whose lengths {@link #recordStarts} checked, its name put into {@code names}
-		 * at {@code at} and given to {@code above}.
+		 * and given to {@code above}.
 		 */
-		private EntryRecord record(ByteBuffer cd, long cdStart, int p, CharsetDecoder utf8, byte[] names, int at0,
+		private EntryRecord record(ByteBuffer cd, long cdStart, int p, CharsetDecoder utf8, NamePages names,
 				FoldersAbove above) throws ArchiveException {
 			long at = cdOffset + cdStart + p;
 			int madeBy = Short.toUnsignedInt(cd.getShort(p + 4));
@@ -635,13 +622,14 @@ final class CentralDirectory {
 			if ((cd.getShort(p + 8) & 1) != 0) {
 				throw bad("encrypted entries are not supported", null, at);
 			}
-			cd.get(p + ZipFormat.CEN_LEN, names, at0, n);
+			byte[] raw = cd.array(); // (a heap buffer's, from its start)
+			int at0 = p + ZipFormat.CEN_LEN;
 			String name; // for the checks only: the record keeps the bytes
-			if (ascii(names, at0, n)) { // most names: copied as they are, no decoder
-				name = new String(names, at0, n, StandardCharsets.ISO_8859_1);
+			if (ascii(raw, at0, n)) { // most names: copied as they are, no decoder
+				name = new String(raw, at0, n, StandardCharsets.ISO_8859_1);
 			} else {
 				try {
-					CharBuffer cb = utf8.decode(ByteBuffer.wrap(names, at0, n));
+					CharBuffer cb = utf8.decode(ByteBuffer.wrap(raw, at0, n));
 					name = cb.toString();
 				} catch (CharacterCodingException ex) {
 					throw bad("entry name is not valid UTF-8", null, at);
@@ -750,7 +738,8 @@ final class CentralDirectory {
 				throw bad("directory entry with data", name, at);
 			}
 			above.add(name);
-			EntryRecord r = new EntryRecord(names, at0, n, type, mode, mtime != Long.MIN_VALUE ? mtime
+			names.place(raw, at0, n);
+			EntryRecord r = names.record(n, type, mode, mtime != Long.MIN_VALUE ? mtime
 					: ZipFormat.toNtfs(utTime != null ? utTime : ZipFormat.fromDos(dos)));
 			r.method = method;
 			r.crc = crc;
@@ -766,7 +755,7 @@ final class CentralDirectory {
 				r.chunkCsize = chunkCsize;
 				r.chunkCrc = chunkCrc;
 			} else {
-				r.chunks = method == ArchiveEntry.METHOD_STORED || csize == 0 ? 1 : 0;
+				r.chunks = (byte) (method == ArchiveEntry.METHOD_STORED || csize == 0 ? 1 : 0);
 			}
 			return r;
 		}

@@ -12,17 +12,22 @@ import dev.branchstate.archive.EntryType;
 final class EntryRecord {
 
 	/**
-	 * The name in UTF-8, at {@link #nameOffset}: for the reader a slice of an array that holds the names of many
-	 * records (pages of 128 kB), for the writer the name's own array. No string per entry: ~100 bytes of a
-	 * large state's names (their bytes, a String and an array header each) become their bytes alone; a string is made
-	 * when one is needed ({@link #name()}).
+	 * The name in UTF-8, in two parts: its folder (up to its last '/' but a folder entry's own, empty for a name at
+	 * the top or a writer's record), then the rest. For the reader both are in a page that holds the names of many
+	 * records (128 kB), a folder's bytes once for all the names of the folder that follow it in the page; for the
+	 * writer the name's own array, all of it the rest. No string per entry: ~150 bytes of a large state's name (its
+	 * bytes, a String and an array header) become the bytes of its last segment; a string is made when one is needed
+	 * ({@link #name()}).
 	 */
 	private final byte[] names;
-	private final int nameOffset;
+	private final int folderOffset;
+	private final int restOffset;
+	private final char folderLength;
 	/** Length of the name in UTF-8. */
 	final int nameLength;
 	final EntryType type;
-	final int mode;
+	/** The permission bits (a char: no more than 07777, and a record of 104 bytes). */
+	final char mode;
 	/** The modification time in 100 ns units since 1601 (NTFS time: the precision the archive keeps). */
 	final long mtimeNtfs;
 	int method;
@@ -38,7 +43,7 @@ final class EntryRecord {
 	int[] chunkCsize;
 	int[] chunkCrc;
 	/** Reader: number of frames known (1 unless chunked; 0 unknown = foreign). */
-	int chunks = 1;
+	byte chunks = 1;
 	/**
 	 * Folder entries: the folder held no name but the archive's when it was written, and its time was old enough
 	 * that any later change to its names would have changed it ({@link ZipFormat#EXTRA_LISTED}).
@@ -53,62 +58,102 @@ final class EntryRecord {
 
 	/** @param name the name in UTF-8, this record's from now on */
 	EntryRecord(byte[] name, EntryType type, int mode, FileTime mtime) {
-		this(name, 0, name.length, type, mode, ZipFormat.toNtfs(mtime));
+		this(name, 0, 0, 0, name.length, type, mode, ZipFormat.toNtfs(mtime));
 	}
 
 	/**
-	 * @param names     holds the name in UTF-8 at {@code offset}, {@code length} bytes (never changed after)
-	 * @param mtimeNtfs the modification time in 100 ns units since 1601
+	 * @param names        holds the name in UTF-8 (never changed after): its folder's {@code folderLength} bytes at
+	 *                     {@code folderOffset}, the rest at {@code restOffset}
+	 * @param nameLength   the bytes of the whole name
+	 * @param mtimeNtfs    the modification time in 100 ns units since 1601
 	 */
-	EntryRecord(byte[] names, int offset, int length, EntryType type, int mode, long mtimeNtfs) {
+	EntryRecord(byte[] names, int folderOffset, int folderLength, int restOffset, int nameLength, EntryType type,
+			int mode, long mtimeNtfs) {
 		this.names = names;
-		this.nameOffset = offset;
-		this.nameLength = length;
+		this.folderOffset = folderOffset;
+		this.folderLength = (char) folderLength;
+		this.restOffset = restOffset;
+		this.nameLength = nameLength;
 		this.type = type;
-		this.mode = mode;
+		this.mode = (char) mode;
 		this.mtimeNtfs = mtimeNtfs;
 	}
 
 	/** @return the name (a new string: for messages, and where a string is needed once) */
 	String name() {
-		return new String(names, nameOffset, nameLength, StandardCharsets.UTF_8);
+		return nameAfter(0);
 	}
 
 	/** @return the name after its first {@code bytes} bytes (a prefix the name starts with, in UTF-8) */
 	String nameAfter(int bytes) {
-		return new String(names, nameOffset + bytes, nameLength - bytes, StandardCharsets.UTF_8);
+		if (bytes >= folderLength) {
+			return new String(names, restOffset + bytes - folderLength, nameLength - bytes, StandardCharsets.UTF_8);
+		}
+		byte[] utf8 = new byte[nameLength - bytes];
+		System.arraycopy(names, folderOffset + bytes, utf8, 0, folderLength - bytes);
+		System.arraycopy(names, restOffset, utf8, folderLength - bytes, nameLength - folderLength);
+		return new String(utf8, StandardCharsets.UTF_8);
 	}
 
 	/** Puts the name's bytes into {@code b} at {@code at}. */
 	void putName(ByteBuffer b, int at) {
-		b.put(at, names, nameOffset, nameLength);
+		b.put(at, names, folderOffset, folderLength);
+		b.put(at + folderLength, names, restOffset, nameLength - folderLength);
 	}
 
 	/** @return the name's byte at {@code i} */
 	byte nameByte(int i) {
-		return names[nameOffset + i];
+		return i < folderLength ? names[folderOffset + i] : names[restOffset + i - folderLength];
 	}
 
 	/** @return the order of the names as unsigned bytes (UTF-8: the order of their code points) */
-	int compareName(EntryRecord other) {
-		return Arrays.compareUnsigned(names, nameOffset, nameOffset + nameLength, other.names, other.nameOffset,
-				other.nameOffset + other.nameLength);
+	int compareName(EntryRecord o) {
+		return compare(names, folderOffset, folderLength, restOffset, nameLength, o.names, o.folderOffset,
+				o.folderLength, o.restOffset, o.nameLength);
 	}
 
 	/** @return the order of this name and {@code name} (UTF-8) as unsigned bytes */
 	int compareName(byte[] name) {
-		return Arrays.compareUnsigned(names, nameOffset, nameOffset + nameLength, name, 0, name.length);
+		return compare(names, folderOffset, folderLength, restOffset, nameLength, name, 0, name.length, 0,
+				name.length);
 	}
 
 	/** @return whether the name is {@code name} (UTF-8) */
 	boolean nameIs(byte[] name) {
-		return Arrays.equals(names, nameOffset, nameOffset + nameLength, name, 0, name.length);
+		return name.length == nameLength && compareName(name) == 0;
 	}
 
 	/** @return whether the name starts with {@code prefix} (UTF-8) */
 	boolean nameStartsWith(byte[] prefix) {
-		return nameLength >= prefix.length
-				&& Arrays.equals(names, nameOffset, nameOffset + prefix.length, prefix, 0, prefix.length);
+		int p = prefix.length;
+		if (p > nameLength) {
+			return false;
+		}
+		int f = Math.min(p, folderLength);
+		return Arrays.equals(names, folderOffset, folderOffset + f, prefix, 0, f)
+				&& Arrays.equals(names, restOffset, restOffset + p - f, prefix, f, p);
+	}
+
+	/**
+	 * Compares two names of two parts each (a folder of {@code aFolder} bytes at {@code aF}, the rest at {@code aR};
+	 * {@code aLength} bytes in all) as unsigned bytes.
+	 */
+	private static int compare(byte[] a, int aF, int aFolder, int aR, int aLength, byte[] b, int bF, int bFolder,
+			int bR, int bLength) {
+		int i = 0; // bytes of both names compared so far
+		int end = Math.min(aLength, bLength);
+		while (i < end) {
+			// the longest run from i within one part of each name
+			int aAt = i < aFolder ? aF + i : aR + i - aFolder;
+			int bAt = i < bFolder ? bF + i : bR + i - bFolder;
+			int run = Math.min(end, Math.min(i < aFolder ? aFolder : aLength, i < bFolder ? bFolder : bLength)) - i;
+			int m = Arrays.mismatch(a, aAt, aAt + run, b, bAt, bAt + run);
+			if (m >= 0) {
+				return Byte.toUnsignedInt(a[aAt + m]) - Byte.toUnsignedInt(b[bAt + m]);
+			}
+			i += run;
+		}
+		return aLength - bLength;
 	}
 
 	FileTime mtime() {
