@@ -23,7 +23,7 @@ while kill -0 "$pid" 2>/dev/null; do
 	total=$(awk '/^Total/ {print $3}' <<<"$histogram")
 	if [ -n "$total" ] && [ "$total" -gt "$most" ]; then
 		most=$total
-		head -16 <<<"$histogram" > logs/live-heap.txt
+		head -30 <<<"$histogram" > logs/live-heap.txt
 	fi
 	sleep 2
 done
