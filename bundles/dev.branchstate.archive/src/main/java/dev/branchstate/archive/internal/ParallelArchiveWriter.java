@@ -73,8 +73,9 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	private List<Path> links;
 	/** Their bytes: where this archive's own file starts in its bytes. */
 	private long base;
-	/** The entries in the order of the central directory; no two of the same name ({@link #checkNamesUnique}). */
+	/** The entries in the order of the central directory; no two of the same name ({@link #names}). */
 	private final List<EntryRecord> records = new ArrayList<>();
+	private final AddedNames names = new AddedNames(records);
 	private final Semaphore unitsDone = new Semaphore(0);
 	private final AtomicLong copied = new AtomicLong();
 	private final Object sequencer = new Object();
@@ -175,7 +176,9 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	@Override
 	public void addFile(Path source, String name) throws IOException {
 		checkState();
-		addPath(source, name, FolderScanner.readAttributes(source));
+		BasicFileAttributes attrs = FolderScanner.readAttributes(source);
+		names.single(attrs.isDirectory() && !name.endsWith("/") ? name + "/" : name);
+		addPath(source, name, attrs);
 	}
 
 	@Override
@@ -190,8 +193,11 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 				throw new ArchiveException("not a directory: " + root, target, prefix, -1);
 			}
 			long settledBefore = System.currentTimeMillis() - ZipFormat.LISTING_MARGIN_MILLIS;
+			names.startTree(prefix);
 			try (FolderScanner scanner = new FolderScanner(root, filter)) {
 				walk(scanner, prefix, filter, settledBefore);
+			} finally {
+				names.endTree();
 			}
 		} catch (IOException | RuntimeException | Error e) {
 			throw fail(e);
@@ -215,13 +221,16 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			String rel = listing.rels().get(i);
 			BasicFileAttributes attrs = listing.attributes().get(i);
 			if (listing.enter()[i]) {
+				names.inTree(prefix + rel + "/");
 				EntryRecord entry = addFolder(prefix + rel + "/", attrs);
 				// (its time as read before its names are: a name made while they are read makes it newer)
 				entry.listed = walk(scanner, prefix, filter, settledBefore)
 						&& attrs.lastModifiedTime().toMillis() < settledBefore;
 			} else if ((attrs.isRegularFile() || attrs.isSymbolicLink())
 					&& (filter.takesEverything() || filter.includesFile(child.getFileSystem().getPath(rel)))) {
-				addPath(child, prefix + rel, attrs);
+				String name = prefix + rel;
+				names.inTree(name);
+				addPath(child, name, attrs);
 			} else {
 				all = false; // a folder the filter excludes, a file it does not include, anything else
 			}
@@ -233,6 +242,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	public void addDirectory(String name, int mode, FileTime lastModified) throws IOException {
 		checkState();
 		try {
+			names.single(name.endsWith("/") ? name : name + "/");
 			EntryRecord r = newRecord(name.endsWith("/") ? name : name + "/", EntryType.DIRECTORY, mode, lastModified);
 			submitDirectory(r);
 		} catch (IOException | RuntimeException | Error e) {
@@ -244,6 +254,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	public void addBytes(String name, byte[] data, int mode, FileTime lastModified) throws IOException {
 		checkState();
 		try {
+			names.single(name);
 			EntryRecord r = newRecord(name, EntryType.FILE, mode, lastModified);
 			if (data.length <= chunkSize) {
 				Slot slot = takeSlot();
@@ -264,6 +275,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			throws IOException {
 		checkState();
 		try {
+			names.single(name);
 			submitStream(newRecord(name, EntryType.FILE, mode, lastModified), source);
 		} catch (IOException | RuntimeException | Error e) {
 			throw fail(e);
@@ -274,6 +286,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	public void addStream(String name, InputStream source, int mode, FileTime lastModified) throws IOException {
 		checkState();
 		try {
+			names.single(name);
 			submitStream(newRecord(name, EntryType.FILE, mode, lastModified), Channels.newChannel(source));
 		} catch (IOException | RuntimeException | Error e) {
 			throw fail(e);
@@ -287,7 +300,6 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			flushBatch();
 			flushCopyRun();
 			awaitUnits();
-			checkNamesUnique();
 			detachIfLittleShared();
 			long cdOffset;
 			synchronized (sequencer) {
@@ -315,22 +327,6 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			return new WriteResult(records.size(), copied.get(), bytesIn, size, size - base);
 		} catch (IOException | RuntimeException | Error e) {
 			throw fail(e);
-		}
-	}
-
-	/**
-	 * Refuses an archive in which two entries have the same name (two trees added under overlapping prefixes, a name
-	 * added twice), which a reader refuses: the commit fails and the write is aborted. Checked once, on the entries sorted by name, not on every add: a set of
-	 * the names would hold ~35 bytes an entry during the whole write, the sort a few for a moment; the walk's order is
-	 * nearly the names' order, which the sort (a merge of runs) makes short work of.
-	 */
-	private void checkNamesUnique() throws ArchiveException {
-		EntryRecord[] sorted = records.toArray(new EntryRecord[0]);
-		Arrays.sort(sorted, EntryRecord::compareName);
-		for (int i = 1; i < sorted.length; i++) {
-			if (sorted[i].compareName(sorted[i - 1]) == 0) {
-				throw new ArchiveException("two entries of the same name", target, sorted[i].name(), -1);
-			}
 		}
 	}
 
