@@ -17,7 +17,6 @@ import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -221,8 +220,9 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			String rel = listing.rels().get(i);
 			BasicFileAttributes attrs = listing.attributes().get(i);
 			if (listing.enter()[i]) {
-				names.inTree(prefix + rel + "/");
-				EntryRecord entry = addFolder(prefix + rel + "/", attrs);
+				String folder = prefix + rel + "/";
+				names.inTree(folder);
+				EntryRecord entry = addFolder(folder, attrs);
 				// (its time as read before its names are: a name made while they are read makes it newer)
 				entry.listed = walk(scanner, prefix, filter, settledBefore)
 						&& attrs.lastModifiedTime().toMillis() < settledBefore;
