@@ -106,6 +106,15 @@ final class EntryRecord {
 		return i < folderLength ? names[folderOffset + i] : names[restOffset + i - folderLength];
 	}
 
+	/**
+	 * @return whether the two names are known to be in the same folder without looking at them: their folder is the
+	 *         same bytes of one page (a writer's record knows no folder: false)
+	 */
+	boolean sameFolderAs(EntryRecord o) {
+		return folderLength > 0 && names == o.names && folderOffset == o.folderOffset
+				&& folderLength == o.folderLength;
+	}
+
 	/** @return the order of the names as unsigned bytes (UTF-8: the order of their code points) */
 	int compareName(EntryRecord o) {
 		return compare(names, folderOffset, folderLength, restOffset, nameLength, o.names, o.folderOffset,

@@ -3,6 +3,7 @@ package dev.branchstate.archive.internal;
 import java.nio.file.attribute.FileTime;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
@@ -11,7 +12,8 @@ import java.util.function.Predicate;
 /**
  * What a mirrored folder is to hold once the extraction wrote it: per folder, how many files (and links) and which
  * sub-folders. Made in one pass over the entries that looks at a folder's name only when it changes (an archive
- * holds its entries folder by folder), so that the mirror's walk compares each folder's listing by count and names
+ * holds its entries folder by folder; a file whose record shares the folder of the file before in the index's
+ * pages is counted without a string made of its name), so that the mirror's walk compares each folder's listing by count and names
  * only the folders whose count differs, instead of looking up every name.
  */
 final class ExpectedTree {
@@ -34,14 +36,13 @@ final class ExpectedTree {
 
 	/**
 	 * @param prefix the prefix of the mirrored entries' names ("" or ending with '/')
-	 * @param names  the names of the entries under it (files, links and folders, folders ending with '/'), in any
-	 *               order, fastest folder by folder
+	 * @param entries  the entries under it (files, links and folders), in any order, fastest folder by folder
 	 * @param isFile   whether an entry of that whole name is a file or link (looked up only for folders whose count
 	 *                 differs)
 	 * @param listedAt for a folder of that whole name (no trailing '/'), the time at which it held exactly the names
 	 *                 it is to hold, or {@code null} when no time vouches for its names
 	 */
-	ExpectedTree(String prefix, Iterable<String> names, Predicate<String> isFile,
+	ExpectedTree(String prefix, List<EntryRecord> entries, Predicate<String> isFile,
 			Function<String, FileTime> listedAt) {
 		this.root = prefix.isEmpty() ? "" : prefix.substring(0, prefix.length() - 1);
 		this.isFile = isFile;
@@ -49,8 +50,15 @@ final class ExpectedTree {
 		folders.put(root, new Folder());
 		String last = root;
 		Folder current = folders.get(root);
-		for (String name : names) {
-			boolean folder = name.endsWith("/");
+		EntryRecord lastFile = null;
+		for (EntryRecord r : entries) {
+			boolean folder = r.type == dev.branchstate.archive.EntryType.DIRECTORY;
+			if (!folder && lastFile != null && r.sameFolderAs(lastFile)) {
+				current.files++;
+				lastFile = r;
+				continue;
+			}
+			String name = r.name();
 			int end = folder ? name.length() - 1 : name.length();
 			if (end <= prefix.length()) {
 				continue; // the prefix's own folder entry
@@ -66,6 +74,7 @@ final class ExpectedTree {
 				current = folder(last);
 			}
 			current.files++;
+			lastFile = r;
 		}
 	}
 

@@ -714,7 +714,7 @@ final class Extractor {
 	 * each folder's listing with what it is to hold ({@link ExpectedTree}); no stat per file, links never followed.
 	 */
 	private List<String> mirror(List<EntryRecord> selected, String prefix, List<String> listed) throws IOException {
-		ExpectedTree expected = new ExpectedTree(prefix, () -> selected.stream().map(EntryRecord::name).iterator(), name -> {
+		ExpectedTree expected = new ExpectedTree(prefix, selected, name -> {
 			EntryRecord r = reader.record(name);
 			return r != null && r.type != EntryType.DIRECTORY;
 		}, key -> {

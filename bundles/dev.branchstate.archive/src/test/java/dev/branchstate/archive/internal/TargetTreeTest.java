@@ -138,7 +138,37 @@ class TargetTreeTest {
 
 	private static ExpectedTree expected(String... names) {
 		Set<String> files = Arrays.stream(names).filter(n -> !n.endsWith("/")).collect(Collectors.toSet());
-		return new ExpectedTree("", Arrays.asList(names), files::contains, key -> null); // no time vouches
+		return new ExpectedTree("", records(Arrays.asList(names)), files::contains, key -> null); // no time vouches
+	}
+
+	/** A folder's files counted from records that share its name in a page, in order or not, as from strings. */
+	@Test
+	void anExpectedTreeCountsTheFilesOfEachFolderHoweverTheirRecordsHoldTheirNames() {
+		List<String> names = List.of("p/", "p/a/", "p/a/x", "p/a/y", "p/a/z", "p/b/", "p/b/w", "p/a/v", "p/b/c/",
+				"p/b/c/u", "p/t", "p/a/s");
+		List<EntryRecord> whole = names.stream().map(n -> new EntryRecord(n.getBytes(StandardCharsets.UTF_8),
+				n.endsWith("/") ? EntryType.DIRECTORY : EntryType.FILE, 0644, FileTime.fromMillis(0))).toList();
+		for (List<EntryRecord> entries : List.of(records(names), whole)) {
+			ExpectedTree tree = new ExpectedTree("p/", entries, n -> true, key -> null);
+			assertThat(tree.get("p").files).isEqualTo(1);
+			assertThat(tree.get("p").folders).containsExactlyInAnyOrder("a", "b");
+			assertThat(tree.get("p/a").files).isEqualTo(5);
+			assertThat(tree.get("p/b").files).isEqualTo(1);
+			assertThat(tree.get("p/b").folders).containsExactly("c");
+			assertThat(tree.get("p/b/c").files).isEqualTo(1);
+		}
+	}
+
+	/** @return records of the names as the reader makes them: each folder's name once in a page */
+	private static List<EntryRecord> records(List<String> names) {
+		byte[][] utf8 = names.stream().map(n -> n.getBytes(StandardCharsets.UTF_8)).toArray(byte[][]::new);
+		NamePages pages = new NamePages(Arrays.stream(utf8).mapToLong(b -> b.length).sum());
+		List<EntryRecord> records = new ArrayList<>();
+		for (byte[] b : utf8) {
+			pages.place(b, 0, b.length);
+			records.add(pages.record(b.length, b[b.length - 1] == '/' ? EntryType.DIRECTORY : EntryType.FILE, 0644, 0));
+		}
+		return records;
 	}
 
 	@Test
@@ -173,7 +203,7 @@ class TargetTreeTest {
 		FileTime listedAt = FileTime.fromMillis(1_600_000_000_000L);
 		List<String> names = List.of("a/", "a/x.class", "a/b/", "a/b/y.class", "c/", "c/z.class");
 		Set<String> files = Set.of("a/x.class", "a/b/y.class", "c/z.class");
-		ExpectedTree expected = new ExpectedTree("", names, files::contains, key -> listedAt);
+		ExpectedTree expected = new ExpectedTree("", records(names), files::contains, key -> listedAt);
 		Files.writeString(root.resolve("a/b/new.class"), "made since"); // a/b's time is now, not listedAt
 		Files.writeString(root.resolve("c/hidden.class"), "time set back");
 		Files.setLastModifiedTime(root.resolve("a"), listedAt);
