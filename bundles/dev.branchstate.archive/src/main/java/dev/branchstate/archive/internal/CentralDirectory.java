@@ -435,8 +435,9 @@ final class CentralDirectory {
 		/**
 		 * Reads the central directory {@link #CHUNK} bytes at a time (or the parser's chunk size), each chunk's whole
 		 * records parsed (in slices, in parallel) before the next is read: the heap holds a chunk of the directory,
-		 * not all of it (~190 bytes an entry, 190 MB at 1,000,000 entries, beside the index it becomes). Every byte goes into {@code crc}, also
-		 * after a damaged record, so that a damaged directory is refused for its checksum when it has one.
+		 * not all of it (~190 bytes an entry, 190 MB at 1,000,000 entries, beside the index it becomes). Every byte
+		 * goes into {@code crc}, also after a damaged record, so that a damaged directory is refused for its checksum
+		 * when it has one.
 		 *
 		 * @return the first damage found in the records, or null
 		 */

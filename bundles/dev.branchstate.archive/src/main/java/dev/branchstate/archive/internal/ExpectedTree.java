@@ -9,12 +9,14 @@ import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
+import dev.branchstate.archive.EntryType;
+
 /**
  * What a mirrored folder is to hold once the extraction wrote it: per folder, how many files (and links) and which
  * sub-folders. Made in one pass over the entries that looks at a folder's name only when it changes (an archive
  * holds its entries folder by folder; a file whose record shares the folder of the file before in the index's
- * pages is counted without a string made of its name), so that the mirror's walk compares each folder's listing by count and names
- * only the folders whose count differs, instead of looking up every name.
+ * pages is counted without a string made of its name), so that the mirror's walk compares each folder's listing by
+ * count and names only the folders whose count differs, instead of looking up every name.
  */
 final class ExpectedTree {
 
@@ -52,7 +54,7 @@ final class ExpectedTree {
 		Folder current = folders.get(root);
 		EntryRecord lastFile = null;
 		for (EntryRecord r : entries) {
-			boolean folder = r.type == dev.branchstate.archive.EntryType.DIRECTORY;
+			boolean folder = r.type == EntryType.DIRECTORY;
 			if (!folder && lastFile != null && r.sameFolderAs(lastFile)) {
 				current.files++;
 				lastFile = r;
