@@ -234,20 +234,25 @@ public final class IndexedArchiveReader implements ArchiveReader {
 					return records[order[k]];
 				}
 			}
-			int at = CentralDirectory.firstAtLeast(records, order, name);
-			if (at < order.length && records[order[at]].nameIs(name)) {
-				next = at + 1;
-				return records[order[at]];
+			int at = positionOf(name);
+			if (at < 0) {
+				return null;
 			}
-			return null;
+			next = at + 1;
+			return records[order[at]];
 		}
 	}
 
 	/** @param name the name in UTF-8 */
 	EntryRecord record(byte[] name) {
-		int[] order = nameOrder;
-		int at = CentralDirectory.firstAtLeast(records, order, name);
-		return at < order.length && records[order[at]].nameIs(name) ? records[order[at]] : null;
+		int at = positionOf(name);
+		return at < 0 ? null : records[nameOrder[at]];
+	}
+
+	/** @return the position of the name (UTF-8) in the name order, -1 when no entry has it */
+	private int positionOf(byte[] name) {
+		int at = CentralDirectory.firstAtLeast(records, nameOrder, name);
+		return at < nameOrder.length && records[nameOrder[at]].nameIs(name) ? at : -1;
 	}
 
 	@Override
