@@ -7,6 +7,7 @@ import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -250,6 +251,49 @@ class StateServiceTest {
 		assertThat(f.events(StateEvent.Kind.FAILED)).isEmpty();
 		assertThatThrownBy(() -> f.service.verify(saved, null)).as("the whole archive is still damaged")
 				.hasMessageContaining("big.class");
+	}
+
+	/**
+	 * A build that writes a class file again with the same bytes gives it a new time. A restore reads such a file to
+	 * find it identical and writes nothing to it, but gives it the state's time, and the workspace learns it, so that
+	 * the next restore finds it identical by a stat: one file of twelve (refreshed alone), then all of them (the folder
+	 * refreshed).
+	 */
+	@Test
+	void aFileRewrittenWithTheSameBytesGetsTheStatesTimeInsteadOfBeingRead() throws Exception {
+		Map<String, byte[]> classes = new java.util.TreeMap<>();
+		for (int i = 0; i < 12; i++) {
+			classes.put("pkg/C" + i + ".class", Fixtures.random(1000 + i, 30 + i));
+		}
+		IFolder bin = f.output(classes);
+		Map<String, FileTime> savedTimes = new java.util.HashMap<>();
+		for (String name : classes.keySet()) {
+			savedTimes.put(name, Files.getLastModifiedTime(f.workTree.resolve("bin/" + name)));
+		}
+		StateInfo saved = f.service.save(f.gitDir(), new NullProgressMonitor());
+		FileTime rebuilt = FileTime.fromMillis(System.currentTimeMillis() + 3_600_000);
+
+		for (List<String> rewritten : List.of(List.of("pkg/C0.class"), List.copyOf(classes.keySet()))) {
+			for (String name : rewritten) {
+				Path file = f.workTree.resolve("bin/" + name);
+				Files.write(file, classes.get(name));
+				Files.setLastModifiedTime(file, rebuilt);
+			}
+			bin.refreshLocal(IResource.DEPTH_INFINITE, null);
+
+			RestoreResult result = f.service.restore(f.gitDir(), saved.commitId(), new NullProgressMonitor());
+
+			assertThat(result.filesWritten()).isZero();
+			for (String name : rewritten) {
+				Path file = f.workTree.resolve("bin/" + name);
+				assertThat(Files.readAllBytes(file)).isEqualTo(classes.get(name));
+				assertThat(Files.getLastModifiedTime(file).to(TimeUnit.NANOSECONDS) / 100).as("%s, in 100 ns", name)
+						.isEqualTo(savedTimes.get(name).to(TimeUnit.NANOSECONDS) / 100);
+				assertThat(bin.getFile(name).getLocalTimeStamp()).as(name).isEqualTo(savedTimes.get(name).toMillis());
+			}
+			assertThat(bin.isSynchronized(IResource.DEPTH_INFINITE)).isTrue();
+		}
+		assertThat(f.events(StateEvent.Kind.FAILED)).isEmpty();
 	}
 
 	/**

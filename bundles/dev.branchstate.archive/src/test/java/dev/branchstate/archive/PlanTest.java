@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -68,6 +70,51 @@ class PlanTest {
 			assertThat(Files.readAllBytes(out.resolve("gone/deleted.bin"))).isEqualTo(deleted);
 			assertThat(Files.readAllBytes(out.resolve("large.bin"))).isEqualTo(large);
 			assertThat(r.plan(out, options).toWrite()).as("nothing differs after it").containsExactly("p/link");
+		}
+	}
+
+	/**
+	 * A file rewritten with the bytes it had (a build that writes the same class file again) has the entry's content
+	 * but not its time: it is read once to find that out, then given the entry's time instead of being written, with
+	 * or without a plan, so that the next plan finds it identical by a stat; the extraction names it, for a workspace
+	 * that keeps files' times.
+	 */
+	@Test
+	void aFileOfTheSameContentButAnotherTimeGetsTheEntrysTimeAndIsNotWritten() throws Exception {
+		try (ArchiveReader r = Archives.open(archive())) {
+			Path out = target(r);
+			FileTime entryTime = Files.getLastModifiedTime(out.resolve("same.bin"));
+			FileTime rebuilt = FileTime.fromMillis(entryTime.toMillis() - 3_600_000);
+			for (String name : List.of("same.bin", "large.bin")) {
+				Files.write(out.resolve(name), Files.readAllBytes(out.resolve(name)));
+				Files.setLastModifiedTime(out.resolve(name), rebuilt);
+			}
+			Object inode = Files.readAttributes(out.resolve("large.bin"), BasicFileAttributes.class).fileKey();
+			ExtractOptions options = ExtractOptions.defaults().withPrefix("p/").withDifferential(true);
+
+			ExtractPlan plan = r.plan(out, options);
+			assertThat(plan.toWrite()).containsExactlyInAnyOrder("p/edited.bin", "p/gone/deleted.bin", "p/link");
+			assertThat(plan.timesToSet()).containsExactlyInAnyOrder("p/same.bin", "p/large.bin");
+			assertThat(plan.identical()).isEqualTo(2);
+			ExtractResult withPlan = r.extract(out, options.withPlan(plan));
+			assertThat(withPlan.written()).containsExactlyInAnyOrder("edited.bin", "gone/deleted.bin");
+			assertThat(withPlan.timesSet()).containsExactlyInAnyOrder("same.bin", "large.bin");
+			assertThat(Files.getLastModifiedTime(out.resolve("same.bin"))).isEqualTo(entryTime);
+			assertThat(Files.getLastModifiedTime(out.resolve("large.bin"))).isEqualTo(entryTime);
+			assertThat(Files.readAllBytes(out.resolve("large.bin"))).isEqualTo(large);
+			assertThat(Files.readAttributes(out.resolve("large.bin"), BasicFileAttributes.class).fileKey())
+					.as("the same file, not a new one").isEqualTo(inode);
+			ExtractPlan next = r.plan(out, options);
+			assertThat(next.timesToSet()).isEmpty();
+			assertThat(next.toWrite()).containsExactly("p/link");
+
+			Files.write(out.resolve("same.bin"), same);
+			Files.setLastModifiedTime(out.resolve("same.bin"), rebuilt);
+			ExtractResult withoutPlan = r.extract(out, options);
+			assertThat(withoutPlan.written()).isEmpty();
+			assertThat(withoutPlan.timesSet()).containsExactly("same.bin");
+			assertThat(Files.getLastModifiedTime(out.resolve("same.bin"))).isEqualTo(entryTime);
+			assertThat(r.extract(out, options).timesSet()).isEmpty();
 		}
 	}
 

@@ -18,32 +18,51 @@ import java.util.zip.CRC32;
  */
 final class DiskIdentity {
 
+	/** What a file on disk is to an entry. */
+	enum Match {
+		/** absent, of another kind, size or content: to be written */
+		DIFFERS,
+		/** of the entry's size, time (and, when asked, content) */
+		IDENTICAL,
+		/**
+		 * of the entry's size and content, found by reading it, but of another time (rewritten with the same bytes,
+		 * say by a build): nothing to write, but the entry's time is to be set, or every later extraction would read
+		 * the file again
+		 */
+		CONTENT_ONLY;
+
+		/** @return whether nothing is to be written */
+		boolean identical() {
+			return this != DIFFERS;
+		}
+	}
+
 	private DiskIdentity() {
 	}
 
 	/** @param buf scratch buffer for reading the file when its CRC-32 is needed (any size) */
-	static boolean identical(Path file, EntryRecord r, boolean verifyContent, ByteBuffer buf) throws IOException {
+	static Match check(Path file, EntryRecord r, boolean verifyContent, ByteBuffer buf) throws IOException {
 		BasicFileAttributes a;
 		try {
 			a = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
 		} catch (FileSystemException e) { // absent (NoSuchFileException), or a parent that is no directory
-			return false;
+			return Match.DIFFERS;
 		}
-		return identical(file.getParent(), file.getFileName().toString(), a, r, verifyContent, buf);
+		return check(file.getParent(), file.getFileName().toString(), a, r, verifyContent, buf);
 	}
 
 	/**
-	 * As {@link #identical(Path, EntryRecord, boolean, ByteBuffer)} for file {@code rel} of folder {@code root},
-	 * whose attributes were already read ({@code null}: nothing there); the path is made only if the content must be
-	 * read.
+	 * As {@link #check(Path, EntryRecord, boolean, ByteBuffer)} for file {@code rel} of folder {@code root}, whose
+	 * attributes were already read ({@code null}: nothing there); the path is made only if the content must be read.
 	 */
-	static boolean identical(Path root, String rel, BasicFileAttributes a, EntryRecord r, boolean verifyContent,
+	static Match check(Path root, String rel, BasicFileAttributes a, EntryRecord r, boolean verifyContent,
 			ByteBuffer buf) throws IOException {
 		if (a == null || !a.isRegularFile() || a.size() != r.size) {
-			return false;
+			return Match.DIFFERS;
 		}
-		if (!verifyContent && ZipFormat.sameTime(a.lastModifiedTime(), r.mtime())) {
-			return true;
+		boolean sameTime = ZipFormat.sameTime(a.lastModifiedTime(), r.mtime());
+		if (!verifyContent && sameTime) {
+			return Match.IDENTICAL;
 		}
 		Path file = root.resolve(rel);
 		CRC32 crc = new CRC32();
@@ -57,12 +76,15 @@ final class DiskIdentity {
 				}
 				total += n;
 				if (total > r.size) {
-					return false;
+					return Match.DIFFERS;
 				}
 				buf.flip();
 				crc.update(buf);
 			}
-			return total == r.size && (int) crc.getValue() == r.crc;
+			if (total != r.size || (int) crc.getValue() != r.crc) {
+				return Match.DIFFERS;
+			}
+			return sameTime ? Match.IDENTICAL : Match.CONTENT_ONLY;
 		}
 	}
 }

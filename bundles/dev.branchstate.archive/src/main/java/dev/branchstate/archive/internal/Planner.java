@@ -63,12 +63,13 @@ final class Planner {
 			}
 		}
 		AtomicLong identical = new AtomicLong();
+		Set<String> timesToSet = ConcurrentHashMap.newKeySet();
 		if (isEmpty(root)) {
 			for (EntryRecord r : files) {
 				toWrite.add(r.name());
 				bytes.addAndGet(r.size);
 			}
-			return new ExtractPlan(root, prefix, toWrite, 0, bytes.get(), true);
+			return new ExtractPlan(root, prefix, toWrite, 0, bytes.get(), true, Set.of());
 		}
 		AtomicBoolean stop = new AtomicBoolean(); // a slice failed: the others end early
 		AtomicInteger n = new AtomicInteger();
@@ -94,9 +95,13 @@ final class Planner {
 										new ArchiveCanceledException("planning canceled: " + reader.path()));
 							}
 							String rel = r.nameAfter(prefixBytes);
-							if (DiskIdentity.identical(root, rel, folders.attributes(rel), r, options.verifyContent(),
-									buf)) {
+							DiskIdentity.Match match = DiskIdentity.check(root, rel, folders.attributes(rel), r,
+									options.verifyContent(), buf);
+							if (match.identical()) {
 								identical.incrementAndGet();
+								if (match == DiskIdentity.Match.CONTENT_ONLY) {
+									timesToSet.add(r.name());
+								}
 							} else {
 								toWrite.add(r.name());
 								bytes.addAndGet(r.size);
@@ -121,7 +126,7 @@ final class Planner {
 				own.shutdownNow();
 			}
 		}
-		return new ExtractPlan(root, prefix, toWrite, identical.get(), bytes.get(), false);
+		return new ExtractPlan(root, prefix, toWrite, identical.get(), bytes.get(), false, timesToSet);
 	}
 
 	/**
