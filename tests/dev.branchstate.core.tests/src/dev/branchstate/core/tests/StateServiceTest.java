@@ -297,6 +297,51 @@ class StateServiceTest {
 	}
 
 	/**
+	 * Two branches built at different times hold the same bytes in most class files, at other times. A restore of
+	 * one over the other writes only what differs, and finds the rest identical from the entries of the state saved
+	 * last (which the files on disk still match): those are neither read nor given another time.
+	 */
+	@Test
+	void aRestoreOverTheFilesOfAnotherBuildComparesThemWithTheStateSavedLast() throws Exception {
+		Map<String, byte[]> classes = new java.util.TreeMap<>();
+		for (int i = 0; i < 12; i++) {
+			classes.put("pkg/C" + i + ".class", Fixtures.random(1000 + i, 50 + i));
+		}
+		IFolder bin = f.output(classes);
+		StateInfo first = f.service.save(f.gitDir(), new NullProgressMonitor());
+
+		f.git.checkout().setCreateBranch(true).setName("b").call();
+		f.write("src/A.java", "class A { int changed; }\n");
+		f.commit("A changed");
+		Map<String, byte[]> rebuilt = new java.util.TreeMap<>(classes);
+		rebuilt.put("pkg/C0.class", Fixtures.random(1000, 99)); // the one class the change made other
+		FileTime later = FileTime.fromMillis(System.currentTimeMillis() + 3_600_000);
+		for (Map.Entry<String, byte[]> e : rebuilt.entrySet()) { // a full build: every file written again
+			Path file = f.workTree.resolve("bin/" + e.getKey());
+			Files.write(file, e.getValue());
+			Files.setLastModifiedTime(file, later);
+		}
+		bin.refreshLocal(IResource.DEPTH_INFINITE, null);
+		f.service.save(f.gitDir(), new NullProgressMonitor());
+		f.git.checkout().setName("main").call();
+		f.project.refreshLocal(IResource.DEPTH_INFINITE, null);
+
+		RestoreResult result = f.service.restore(f.gitDir(), first.commitId(), new NullProgressMonitor());
+
+		assertThat(result.filesWritten()).isEqualTo(1);
+		for (Map.Entry<String, byte[]> e : classes.entrySet()) {
+			Path file = f.workTree.resolve("bin/" + e.getKey());
+			assertThat(Files.readAllBytes(file)).as(e.getKey()).isEqualTo(e.getValue());
+			if (!e.getKey().equals("pkg/C0.class")) {
+				assertThat(Files.getLastModifiedTime(file)).as("%s: neither written nor given another time", e.getKey())
+						.isEqualTo(later);
+			}
+		}
+		assertThat(bin.isSynchronized(IResource.DEPTH_INFINITE)).isTrue();
+		assertThat(f.events(StateEvent.Kind.FAILED)).isEmpty();
+	}
+
+	/**
 	 * A restore never writes into a derived folder that holds a file Git tracks. The Git index is read once and kept
 	 * while its file is unchanged: a file added to the index after one restore counts at the next.
 	 */
@@ -698,6 +743,10 @@ class StateServiceTest {
 		assertThatThrownBy(() -> f.service.save(f.gitDir(), null)).isInstanceOf(CoreException.class);
 		assertThat(f.events(StateEvent.Kind.SKIPPED)).filteredOn(e -> e.message().contains("No open workspace project"))
 				.hasSize(1);
+		assertThat(f.git.status().call().getUncommittedChanges()).as("the repository's files, .project included")
+				.isEmpty();
+		// (once in ~20 CI runs Eclipse failed to reopen the project here, saying its .project was missing: the check
+		// above tells whether the file was really gone)
 		project.open(null);
 	}
 

@@ -119,6 +119,53 @@ class PlanTest {
 	}
 
 	/**
+	 * Two archives of the same files at other times (two builds of the same sources): with the entries of the one
+	 * the target was extracted from as its known files, a plan of the other finds a file identical or not from the
+	 * two CRC-32s, without reading it, and leaves its time; without them it reads every file.
+	 */
+	@Test
+	void withTheKnownEntriesOfTheTargetsFilesTheyAreComparedWithoutBeingRead() throws Exception {
+		Path older = archive();
+		Path src = tmp.resolve("src");
+		Files.write(src.resolve("edited.bin"), TestTrees.noise(4000, 7)); // the one file the build changed
+		try (java.util.stream.Stream<Path> files = Files.walk(src)) {
+			for (Path file : files.filter(Files::isRegularFile).toList()) {
+				Files.setLastModifiedTime(file, FileTime.fromMillis(Files.getLastModifiedTime(file).toMillis() + 60_000));
+			}
+		}
+		Path newer = tmp.resolve("newer.zip");
+		try (ArchiveWriter w = Archives.newWriter(newer, WriteOptions.defaults().withChunkSize(64 << 10))) {
+			w.addTree(src, "p/", TreeFilter.ALL);
+			w.commit();
+		}
+		try (ArchiveReader r = Archives.open(older); ArchiveReader known = Archives.open(newer)) {
+			Path out = tmp.resolve("out");
+			known.extract(out, ExtractOptions.defaults().withPrefix("p/"));
+			FileTime newerTime = Files.getLastModifiedTime(out.resolve("large.bin"));
+			// a file of the size and time the known entry gives is taken to hold its content, as the plan takes a
+			// file of the size and time of the entry it extracts: this one is not read
+			Files.write(out.resolve("same.bin"), TestTrees.noise(4000, 98));
+			Files.setLastModifiedTime(out.resolve("same.bin"), known.entry("p/same.bin").orElseThrow().lastModified());
+			ExtractOptions options = ExtractOptions.defaults().withPrefix("p/").withDifferential(true);
+
+			ExtractPlan plan = r.plan(out, options.withKnownFiles(known::entry));
+
+			assertThat(plan.toWrite()).containsExactlyInAnyOrder("p/edited.bin", "p/link");
+			assertThat(plan.identical()).isEqualTo(3);
+			assertThat(plan.timesToSet()).isEmpty();
+			ExtractResult result = r.extract(out, options.withPlan(plan));
+			assertThat(result.written()).containsExactly("edited.bin");
+			assertThat(Files.getLastModifiedTime(out.resolve("large.bin"))).isEqualTo(newerTime);
+			assertThat(Files.readAllBytes(out.resolve("edited.bin"))).isEqualTo(edited);
+
+			ExtractPlan unknown = r.plan(out, options);
+			assertThat(unknown.toWrite()).as("read: same.bin differs").containsExactlyInAnyOrder("p/same.bin",
+					"p/link");
+			assertThat(unknown.timesToSet()).containsExactlyInAnyOrder("p/large.bin", "p/gone/deleted.bin");
+		}
+	}
+
+	/**
 	 * The plan stats each file through its folder: files of a folder that is gone, or is now a file, are to be
 	 * written, and the files of the folders around them, in the root too, are still found identical.
 	 */

@@ -39,9 +39,14 @@ final class RestoreContext implements IRestoreContext {
 	/** Sub-prefix (as {@link #extract} normalizes it) → what extracting it will write, found before anything was. */
 	private final Map<String, ExtractPlan> plans = new HashMap<>();
 
+	/** The entries that describe the files on disk as another state left them, or {@code null}. */
+	private final KnownFiles knownFiles;
+
 	RestoreContext(ArchiveReader reader, StateLayout.Part part, IProject project, String stateCommitId,
-			String currentCommitId, Set<IPath> changedPaths, int workers, long maxTotalSize, BooleanSupplier canceled) {
+			String currentCommitId, Set<IPath> changedPaths, int workers, long maxTotalSize, BooleanSupplier canceled,
+			KnownFiles knownFiles) {
 		this.reader = reader;
+		this.knownFiles = knownFiles;
 		this.prefix = part.prefix();
 		this.project = project;
 		this.stateCommitId = stateCommitId;
@@ -116,7 +121,7 @@ final class RestoreContext implements IRestoreContext {
 
 	private ExtractOptions options(String normalizedSubPrefix) {
 		ExtractOptions options = ExtractOptions.defaults().withPrefix(prefix + normalizedSubPrefix)
-				.withDifferential(true).withCancel(canceled).withMaxTotalSize(maxTotalSize);
+				.withDifferential(true).withCancel(canceled).withMaxTotalSize(maxTotalSize).withKnownFiles(knownFiles);
 		return workers > 0 ? options.withWorkers(workers) : options;
 	}
 

@@ -65,6 +65,8 @@ final class RestoreOperation {
 	private final MultiStatus problems;
 	private final int workers;
 	private final BooleanSupplier canceled;
+	/** What the last state saved or restored says of the files on disk ({@code null}: nothing known). */
+	private final KnownFiles knownFiles;
 	final List<RestoreContext> contexts = new ArrayList<>();
 	int succeeded;
 	long touched;
@@ -75,8 +77,9 @@ final class RestoreOperation {
 
 	RestoreOperation(IWorkspace workspace, ContributorRegistry contributors, RestoreJournal journal,
 			ArchiveReader reader, StateInfo state, String currentCommit, Map<IProject, Set<IPath>> changed,
-			MultiStatus problems, int workers, BooleanSupplier canceled) {
+			MultiStatus problems, int workers, BooleanSupplier canceled, KnownFiles knownFiles) {
 		this.workspace = workspace;
+		this.knownFiles = knownFiles;
 		this.contributors = contributors;
 		this.journal = journal;
 		this.reader = reader;
@@ -205,7 +208,8 @@ final class RestoreOperation {
 		monitor.setWorkRemaining(Math.max(1, selected.size()));
 		for (Selected s : selected) {
 			RestoreContext context = new RestoreContext(reader, s.part(), s.project(), state.commitId(),
-					currentCommit, changed.getOrDefault(s.project(), Set.of()), workers, totalBound(), canceled);
+					currentCommit, changed.getOrDefault(s.project(), Set.of()), workers, totalBound(), canceled,
+					knownFiles);
 			contexts.add(context);
 			Outcome<Map<String, Path>> targets = ContributorRegistry
 					.safely(() -> s.contributor().extractionTargets(context));

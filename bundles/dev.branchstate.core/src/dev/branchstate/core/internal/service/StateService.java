@@ -718,7 +718,8 @@ public final class StateService implements IStateService {
 			String current = head == null ? null : head.name();
 			MultiStatus problems = new MultiStatus(StateService.class, 0,
 					NLS.bind(Messages.Service_restoredPartly, dir, shortId(commitId)));
-			try (ArchiveReader reader = Archives.open(state.archive())) {
+			try (ArchiveReader reader = Archives.open(state.archive());
+					KnownFiles known = KnownFiles.lastUsed(store.states(dir), state).orElse(null)) {
 				List<Selected> selected = select(reader, dir, problems);
 				sub.worked(2);
 				long files = selected.stream().map(s -> s.part().prefix()).distinct()
@@ -739,7 +740,8 @@ public final class StateService implements IStateService {
 						.filter(s -> s.builders().isEmpty() || handOff.contains(s.project())).toList();
 				sub.worked(3);
 				RestoreOperation operation = new RestoreOperation(workspace, contributors, journal, reader, state, current,
-						changed, problems, intPreference(BranchstatePreferences.WORKER_THREADS, 0), sub::isCanceled);
+						changed, problems, intPreference(BranchstatePreferences.WORKER_THREADS, 0), sub::isCanceled,
+						known);
 				ISchedulingRule rule = MultiRule.combine(
 						parts.stream().map(Selected::project).distinct().toArray(ISchedulingRule[]::new));
 				try {

@@ -9,12 +9,16 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Optional;
 import java.util.zip.CRC32;
+
+import dev.branchstate.archive.ArchiveEntry;
+import dev.branchstate.archive.ExtractOptions;
 
 /**
  * The one definition of a differential extraction's "already identical": a regular file of the entry's size and
  * modification time (to the 100 ns the engine sets), or, when the time differs or {@code verifyContent} is asked,
- * of the entry's CRC-32.
+ * of the entry's CRC-32: the one its known entry gives ({@link ExtractOptions#withKnownFiles}), else the one read.
  */
 final class DiskIdentity {
 
@@ -29,7 +33,12 @@ final class DiskIdentity {
 		 * say by a build): nothing to write, but the entry's time is to be set, or every later extraction would read
 		 * the file again
 		 */
-		CONTENT_ONLY;
+		CONTENT_ONLY,
+		/**
+		 * of the entry's size, and of another time, but of the size and time of the file the known files describe,
+		 * whose content (CRC-32) is the entry's: not read, its time left as it is (the known entry stays true of it)
+		 */
+		KNOWN_IDENTICAL;
 
 		/** @return whether nothing is to be written */
 		boolean identical() {
@@ -40,29 +49,40 @@ final class DiskIdentity {
 	private DiskIdentity() {
 	}
 
-	/** @param buf scratch buffer for reading the file when its CRC-32 is needed (any size) */
-	static Match check(Path file, EntryRecord r, boolean verifyContent, ByteBuffer buf) throws IOException {
+	/**
+	 * @param options its {@link ExtractOptions#verifyContent()} and {@link ExtractOptions#knownFiles()} apply
+	 * @param buf     scratch buffer for reading the file when its CRC-32 is needed (any size)
+	 */
+	static Match check(Path file, EntryRecord r, ExtractOptions options, ByteBuffer buf) throws IOException {
 		BasicFileAttributes a;
 		try {
 			a = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
 		} catch (FileSystemException e) { // absent (NoSuchFileException), or a parent that is no directory
 			return Match.DIFFERS;
 		}
-		return check(file.getParent(), file.getFileName().toString(), a, r, verifyContent, buf);
+		return check(file.getParent(), file.getFileName().toString(), a, r, options, buf);
 	}
 
 	/**
-	 * As {@link #check(Path, EntryRecord, boolean, ByteBuffer)} for file {@code rel} of folder {@code root}, whose
-	 * attributes were already read ({@code null}: nothing there); the path is made only if the content must be read.
+	 * As {@link #check(Path, EntryRecord, ExtractOptions, ByteBuffer)} for file {@code rel} of folder {@code root},
+	 * whose attributes were already read ({@code null}: nothing there); the path is made only if the content must be
+	 * read.
 	 */
-	static Match check(Path root, String rel, BasicFileAttributes a, EntryRecord r, boolean verifyContent,
+	static Match check(Path root, String rel, BasicFileAttributes a, EntryRecord r, ExtractOptions options,
 			ByteBuffer buf) throws IOException {
 		if (a == null || !a.isRegularFile() || a.size() != r.size) {
 			return Match.DIFFERS;
 		}
 		boolean sameTime = ZipFormat.sameTime(a.lastModifiedTime(), r.mtime());
-		if (!verifyContent && sameTime) {
+		if (!options.verifyContent() && sameTime) {
 			return Match.IDENTICAL;
+		}
+		if (!options.verifyContent() && options.knownFiles() != null) {
+			Optional<ArchiveEntry> known = options.knownFiles().apply(r.name());
+			if (known.isPresent() && known.get().isFile() && known.get().size() == a.size()
+					&& ZipFormat.sameTime(a.lastModifiedTime(), known.get().lastModified())) {
+				return known.get().crc32() == r.crc ? Match.KNOWN_IDENTICAL : Match.DIFFERS;
+			}
 		}
 		Path file = root.resolve(rel);
 		CRC32 crc = new CRC32();

@@ -516,7 +516,7 @@ final class Extractor {
 	 * identical in content alone gets the entry's time.
 	 */
 	private boolean identical(String rel, EntryRecord r, ByteBuffer buf) throws IOException {
-		DiskIdentity.Match match = DiskIdentity.check(tree.resolve(rel), r, options.verifyContent(), buf);
+		DiskIdentity.Match match = DiskIdentity.check(tree.resolve(rel), r, options, buf);
 		if (match == DiskIdentity.Match.CONTENT_ONLY) {
 			tree.setTimeOfIdentical(rel, r);
 		}

@@ -96,7 +96,7 @@ final class Planner {
 							}
 							String rel = r.nameAfter(prefixBytes);
 							DiskIdentity.Match match = DiskIdentity.check(root, rel, folders.attributes(rel), r,
-									options.verifyContent(), buf);
+									options, buf);
 							if (match.identical()) {
 								identical.incrementAndGet();
 								if (match == DiskIdentity.Match.CONTENT_ONLY) {
