@@ -59,31 +59,21 @@ public interface IRestoreContext {
 	 * @param written        files whose content was (re)written
 	 * @param deleted        files and folders removed because the state does not have them (folders end with
 	 *                       {@code /})
-	 * @param unchanged      number of files not written because their content was identical
+	 * @param unchanged      number of files left untouched because they were identical
 	 * @param createdFolders folders the extraction created (each ending with {@code /})
-	 * @param timesSet       files among the unchanged whose content was the state's but whose modification time
-	 *                       was not (rewritten with the same bytes by a build, say): given the state's time, so that
-	 *                       the next restore finds them identical without reading them; a workspace that knows them
-	 *                       must refresh them, as it does the written ones
 	 */
-	record ExtractResult(List<String> written, List<String> deleted, long unchanged, List<String> createdFolders,
-			List<String> timesSet) {
+	record ExtractResult(List<String> written, List<String> deleted, long unchanged, List<String> createdFolders) {
 
 		public ExtractResult(List<String> written, List<String> deleted, long unchanged) {
-			this(written, deleted, unchanged, List.of(), List.of());
-		}
-
-		public ExtractResult(List<String> written, List<String> deleted, long unchanged,
-				List<String> createdFolders) {
-			this(written, deleted, unchanged, createdFolders, List.of());
+			this(written, deleted, unchanged, List.of());
 		}
 
 		/**
-		 * @return whether the extraction left the folder as it was: nothing written, deleted, created or given
-		 *         another time (then nothing needs to be refreshed, say)
+		 * @return whether the extraction left the folder as it was: nothing written, deleted or created (then nothing
+		 *         needs to be refreshed, say)
 		 */
 		public boolean changedNothing() {
-			return written.isEmpty() && deleted.isEmpty() && createdFolders.isEmpty() && timesSet.isEmpty();
+			return written.isEmpty() && deleted.isEmpty() && createdFolders.isEmpty();
 		}
 	}
 }

@@ -68,9 +68,9 @@ public final class ExtractOptions {
 	/**
 	 * Differential extraction: a regular file already in the target with the same content is not rewritten.
 	 * Identity: the size must be equal; then equal modification time (to 100 ns, as the engine sets it on
-	 * extraction) counts as identical, otherwise the file's CRC-32 is computed and compared with the entry's. A file
-	 * found identical by its CRC-32 but of another time gets the entry's time ({@link ExtractResult#timesSet()}), so
-	 * that the next extraction finds it by a stat instead of reading it again.
+	 * extraction) counts as identical, otherwise the file's CRC-32 is computed and compared with the entry's (see
+	 * {@link #withKnownFiles} for a way to know it without reading the file). A file found identical is left as it
+	 * is, its time included.
 	 */
 	public ExtractOptions withDifferential(boolean value) {
 		ExtractOptions o = copy();

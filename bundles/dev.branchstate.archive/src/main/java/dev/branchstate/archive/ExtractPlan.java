@@ -18,25 +18,16 @@ import java.util.Set;
  * @param bytesToWrite uncompressed size of the entries to write
  * @param emptyTarget whether the target directory held nothing (or did not exist): every entry is to be written,
  *            and no stat was needed to find it
- * @param timesToSet full names of the identical file entries whose target has the entry's content (found by
- *            reading it) but another modification time: the extraction gives them the entry's time and writes
- *            nothing else to them
  */
 public record ExtractPlan(Path target, String prefix, Set<String> toWrite, long identical, long bytesToWrite,
-		boolean emptyTarget, Set<String> timesToSet) {
+		boolean emptyTarget) {
 
 	public ExtractPlan {
 		toWrite = Set.copyOf(toWrite);
-		timesToSet = Set.copyOf(timesToSet);
 	}
 
 	/** @return whether the extraction writes this entry (full name) */
 	public boolean writes(String name) {
 		return toWrite.contains(name);
-	}
-
-	/** @return whether the extraction sets the time of this entry's file, identical in content (full name) */
-	public boolean setsTime(String name) {
-		return timesToSet.contains(name);
 	}
 }

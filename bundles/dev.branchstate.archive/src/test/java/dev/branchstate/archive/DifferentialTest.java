@@ -33,7 +33,7 @@ class DifferentialTest {
 			FileTime untouched = Files.getLastModifiedTime(out.resolve("src/pkg/F3.java"));
 			// same size, different content and time
 			Files.writeString(out.resolve("src/pkg/F2.java"), Files.readString(out.resolve("src/pkg/F2.java")).toUpperCase());
-			// same content, different time: CRC decides, file not rewritten but given the entry's time
+			// same content, different time: CRC decides, file not rewritten
 			Files.setLastModifiedTime(out.resolve("src/pkg/F4.java"), FileTime.fromMillis(5));
 			// longer on disk than in the archive: rewritten in place, then cut to size
 			Files.writeString(out.resolve("src/pkg/F5.java"), "x".repeat(20_000));
@@ -52,9 +52,8 @@ class DifferentialTest {
 			assertThat(res.removed()).containsExactlyInAnyOrder("stray.txt", "strays/");
 			assertThat(res.skipped()).isEqualTo(r.entries("c/p/").stream().filter(e -> !e.isDirectory()).count() - 4);
 			assertThat(Files.getLastModifiedTime(out.resolve("src/pkg/F3.java"))).isEqualTo(untouched);
-			assertThat(res.timesSet()).containsExactly("src/pkg/F4.java");
-			assertThat(Files.getLastModifiedTime(out.resolve("src/pkg/F4.java")))
-					.isEqualTo(r.entry("c/p/src/pkg/F4.java").orElseThrow().lastModified());
+			assertThat(Files.getLastModifiedTime(out.resolve("src/pkg/F4.java"))).isEqualTo(FileTime.fromMillis(5));
+			Files.setLastModifiedTime(out.resolve("src/pkg/F4.java"), Files.getLastModifiedTime(src.resolve("src/pkg/F4.java")));
 			TestTrees.assertSameTree(src, out);
 		}
 	}

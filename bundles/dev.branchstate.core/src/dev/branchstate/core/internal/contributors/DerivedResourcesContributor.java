@@ -223,18 +223,17 @@ public final class DerivedResourcesContributor implements IStateContributor {
 
 	/**
 	 * @return whether refreshing what an extraction changed one by one is cheaper than a refresh of the whole folder
-	 *         (which stats every file): up to one file in eight changed (written, or given the state's time)
+	 *         (which stats every file): up to one file in eight changed
 	 */
 	private static boolean fewChanges(IRestoreContext.ExtractResult r) {
-		long changed = (long) r.written().size() + r.deleted().size() + r.createdFolders().size()
-				+ r.timesSet().size();
+		long changed = (long) r.written().size() + r.deleted().size() + r.createdFolders().size();
 		return changed * 8 <= r.unchanged() + r.written().size();
 	}
 
 	/**
 	 * Brings the workspace in line with what an extraction into {@code folder} changed: each folder it created
-	 * (with what it holds), each file it wrote outside those or gave the state's time, each file or folder it
-	 * deleted; the rest of the folder was identical on disk and in the workspace.
+	 * (with what it holds), each file it wrote outside those, each file or folder it deleted; the rest of the folder
+	 * was identical on disk and in the workspace.
 	 */
 	private static void refreshChanged(IContainer folder, IRestoreContext.ExtractResult r) throws CoreException {
 		Set<String> created = new HashSet<>(r.createdFolders());
@@ -252,9 +251,6 @@ public final class DerivedResourcesContributor implements IStateContributor {
 			if (parent.isEmpty()) { // not inside a created folder
 				refreshFrom(folder.getFile(IPath.fromPortableString(w)), walked);
 			}
-		}
-		for (String t : r.timesSet()) { // (files that were there: never inside a created folder)
-			refreshFrom(folder.getFile(IPath.fromPortableString(t)), walked);
 		}
 		for (String d : r.deleted()) {
 			IPath path = IPath.fromPortableString(d);

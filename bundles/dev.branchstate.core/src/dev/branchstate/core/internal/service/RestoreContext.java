@@ -138,6 +138,6 @@ final class RestoreContext implements IRestoreContext {
 		written.addAndGet(files.size());
 		deleted.addAndGet(r.removed().stream().filter(n -> !n.endsWith("/")).count()); //$NON-NLS-1$
 		return new ExtractResult(files, r.removed(), r.skipped(),
-				r.written().stream().filter(n -> n.endsWith("/")).toList(), r.timesSet()); //$NON-NLS-1$
+				r.written().stream().filter(n -> n.endsWith("/")).toList()); //$NON-NLS-1$
 	}
 }

@@ -22,30 +22,6 @@ import dev.branchstate.archive.ExtractOptions;
  */
 final class DiskIdentity {
 
-	/** What a file on disk is to an entry. */
-	enum Match {
-		/** absent, of another kind, size or content: to be written */
-		DIFFERS,
-		/** of the entry's size, time (and, when asked, content) */
-		IDENTICAL,
-		/**
-		 * of the entry's size and content, found by reading it, but of another time (rewritten with the same bytes,
-		 * say by a build): nothing to write, but the entry's time is to be set, or every later extraction would read
-		 * the file again
-		 */
-		CONTENT_ONLY,
-		/**
-		 * of the entry's size, and of another time, but of the size and time of the file the known files describe,
-		 * whose content (CRC-32) is the entry's: not read, its time left as it is (the known entry stays true of it)
-		 */
-		KNOWN_IDENTICAL;
-
-		/** @return whether nothing is to be written */
-		boolean identical() {
-			return this != DIFFERS;
-		}
-	}
-
 	private DiskIdentity() {
 	}
 
@@ -53,35 +29,34 @@ final class DiskIdentity {
 	 * @param options its {@link ExtractOptions#verifyContent()} and {@link ExtractOptions#knownFiles()} apply
 	 * @param buf     scratch buffer for reading the file when its CRC-32 is needed (any size)
 	 */
-	static Match check(Path file, EntryRecord r, ExtractOptions options, ByteBuffer buf) throws IOException {
+	static boolean identical(Path file, EntryRecord r, ExtractOptions options, ByteBuffer buf) throws IOException {
 		BasicFileAttributes a;
 		try {
 			a = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
 		} catch (FileSystemException e) { // absent (NoSuchFileException), or a parent that is no directory
-			return Match.DIFFERS;
+			return false;
 		}
-		return check(file.getParent(), file.getFileName().toString(), a, r, options, buf);
+		return identical(file.getParent(), file.getFileName().toString(), a, r, options, buf);
 	}
 
 	/**
-	 * As {@link #check(Path, EntryRecord, ExtractOptions, ByteBuffer)} for file {@code rel} of folder {@code root},
-	 * whose attributes were already read ({@code null}: nothing there); the path is made only if the content must be
-	 * read.
+	 * As {@link #identical(Path, EntryRecord, ExtractOptions, ByteBuffer)} for file {@code rel} of folder
+	 * {@code root}, whose attributes were already read ({@code null}: nothing there); the path is made only if the
+	 * content must be read.
 	 */
-	static Match check(Path root, String rel, BasicFileAttributes a, EntryRecord r, ExtractOptions options,
+	static boolean identical(Path root, String rel, BasicFileAttributes a, EntryRecord r, ExtractOptions options,
 			ByteBuffer buf) throws IOException {
 		if (a == null || !a.isRegularFile() || a.size() != r.size) {
-			return Match.DIFFERS;
+			return false;
 		}
-		boolean sameTime = ZipFormat.sameTime(a.lastModifiedTime(), r.mtime());
-		if (!options.verifyContent() && sameTime) {
-			return Match.IDENTICAL;
+		if (!options.verifyContent() && ZipFormat.sameTime(a.lastModifiedTime(), r.mtime())) {
+			return true;
 		}
 		if (!options.verifyContent() && options.knownFiles() != null) {
 			Optional<ArchiveEntry> known = options.knownFiles().apply(r.name());
 			if (known.isPresent() && known.get().isFile() && known.get().size() == a.size()
 					&& ZipFormat.sameTime(a.lastModifiedTime(), known.get().lastModified())) {
-				return known.get().crc32() == r.crc ? Match.KNOWN_IDENTICAL : Match.DIFFERS;
+				return known.get().crc32() == r.crc; // (the sizes are equal)
 			}
 		}
 		Path file = root.resolve(rel);
@@ -96,15 +71,12 @@ final class DiskIdentity {
 				}
 				total += n;
 				if (total > r.size) {
-					return Match.DIFFERS;
+					return false;
 				}
 				buf.flip();
 				crc.update(buf);
 			}
-			if (total != r.size || (int) crc.getValue() != r.crc) {
-				return Match.DIFFERS;
-			}
-			return sameTime ? Match.IDENTICAL : Match.CONTENT_ONLY;
+			return total == r.size && (int) crc.getValue() == r.crc;
 		}
 	}
 }

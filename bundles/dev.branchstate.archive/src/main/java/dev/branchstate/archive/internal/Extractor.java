@@ -180,9 +180,6 @@ final class Extractor {
 							if (plan == null || plan.writes(r.name())) {
 								submitFile(r, rel);
 							} else { // identical in the target, as the plan found
-								if (plan.setsTime(r.name())) {
-									tree.setTimeOfIdentical(rel, r);
-								}
 								skipped.incrementAndGet();
 								progress.entryDone(r.size);
 							}
@@ -206,7 +203,7 @@ final class Extractor {
 			List<String> removed = options.mirror() ? mirror(selected, prefix, listed) : List.of();
 			setFolderTimes(dirs, prefix, listed);
 			return new ExtractResult(verifying() ? List.of() : tree.written(), skipped.get(), removed,
-					bytesWritten.get(), verifying() ? List.of() : tree.timesSet());
+					bytesWritten.get());
 		} catch (IOException | RuntimeException | Error e) {
 			Throwable first = workers.failure();
 			workers.fail(e);
@@ -396,7 +393,7 @@ final class Extractor {
 		int last = -1;
 		for (int i = 0; i < recs.length; i++) {
 			EntryRecord r = recs[i];
-			if (checkIdentity && identical(rel(r), r, slot.raw)) {
+			if (checkIdentity && identical(tree.resolve(rel(r)), r, slot.raw)) {
 				skip[i] = true;
 				skipped.incrementAndGet();
 				progress.entryDone(r.size);
@@ -511,23 +508,16 @@ final class Extractor {
 		progress.entryDone(r.size);
 	}
 
-	/**
-	 * Differential identity ({@link DiskIdentity}), looked up here only when no plan said what to write; a file
-	 * identical in content alone gets the entry's time.
-	 */
-	private boolean identical(String rel, EntryRecord r, ByteBuffer buf) throws IOException {
-		DiskIdentity.Match match = DiskIdentity.check(tree.resolve(rel), r, options, buf);
-		if (match == DiskIdentity.Match.CONTENT_ONLY) {
-			tree.setTimeOfIdentical(rel, r);
-		}
-		return match.identical();
+	/** Differential identity ({@link DiskIdentity}), looked up here only when no plan said what to write. */
+	private boolean identical(Path file, EntryRecord r, ByteBuffer buf) throws IOException {
+		return DiskIdentity.identical(file, r, options, buf);
 	}
 
 	private void submitChunked(EntryRecord r, String rel) throws IOException {
 		if (checkIdentity) {
 			ReadSlot s = takeSlot();
 			try {
-				if (identical(rel, r, s.raw)) {
+				if (identical(tree.resolve(rel), r, s.raw)) {
 					skipped.incrementAndGet();
 					progress.entryDone(r.size);
 					return;
@@ -662,7 +652,7 @@ final class Extractor {
 		}
 		if (checkIdentity) {
 			ByteBuffer buf = ByteBuffer.allocate(1 << 16);
-			if (identical(rel, r, buf)) {
+			if (identical(tree.resolve(rel), r, buf)) {
 				skipped.incrementAndGet();
 				progress.entryDone(r.size);
 				return;

@@ -63,13 +63,12 @@ final class Planner {
 			}
 		}
 		AtomicLong identical = new AtomicLong();
-		Set<String> timesToSet = ConcurrentHashMap.newKeySet();
 		if (isEmpty(root)) {
 			for (EntryRecord r : files) {
 				toWrite.add(r.name());
 				bytes.addAndGet(r.size);
 			}
-			return new ExtractPlan(root, prefix, toWrite, 0, bytes.get(), true, Set.of());
+			return new ExtractPlan(root, prefix, toWrite, 0, bytes.get(), true);
 		}
 		AtomicBoolean stop = new AtomicBoolean(); // a slice failed: the others end early
 		AtomicInteger n = new AtomicInteger();
@@ -95,13 +94,8 @@ final class Planner {
 										new ArchiveCanceledException("planning canceled: " + reader.path()));
 							}
 							String rel = r.nameAfter(prefixBytes);
-							DiskIdentity.Match match = DiskIdentity.check(root, rel, folders.attributes(rel), r,
-									options, buf);
-							if (match.identical()) {
+							if (DiskIdentity.identical(root, rel, folders.attributes(rel), r, options, buf)) {
 								identical.incrementAndGet();
-								if (match == DiskIdentity.Match.CONTENT_ONLY) {
-									timesToSet.add(r.name());
-								}
 							} else {
 								toWrite.add(r.name());
 								bytes.addAndGet(r.size);
@@ -126,7 +120,7 @@ final class Planner {
 				own.shutdownNow();
 			}
 		}
-		return new ExtractPlan(root, prefix, toWrite, identical.get(), bytes.get(), false, timesToSet);
+		return new ExtractPlan(root, prefix, toWrite, identical.get(), bytes.get(), false);
 	}
 
 	/**

@@ -55,7 +55,6 @@ final class TargetTree {
 	private final Path root;
 	private final Set<String> knownFolders = ConcurrentHashMap.newKeySet();
 	private final ConcurrentLinkedQueue<String> written = new ConcurrentLinkedQueue<>();
-	private final ConcurrentLinkedQueue<String> timesSet = new ConcurrentLinkedQueue<>();
 	/** Whether the root was empty when the extraction began: folders are then made without a look first. */
 	private boolean startedEmpty;
 
@@ -71,11 +70,6 @@ final class TargetTree {
 	/** @return the names written or created so far (folders with a trailing '/'), in no particular order */
 	List<String> written() {
 		return new ArrayList<>(written);
-	}
-
-	/** @return the files given their entry's time by {@link #setTimeOfIdentical}, in no particular order */
-	List<String> timesSet() {
-		return new ArrayList<>(timesSet);
 	}
 
 	/** @return the folders changed so far (no trailing '/'): each folder made, each that holds a name written or made */
@@ -265,15 +259,6 @@ final class TargetTree {
 	/** Sets a folder's (or file's) time, not following a link. */
 	void setTimes(String rel, FileTime time) throws IOException {
 		setTimes(root.resolve(rel), time);
-	}
-
-	/**
-	 * Gives file {@code rel}, found to hold the entry's content but not its time, the entry's time (its content and
-	 * mode untouched; a link there is not followed).
-	 */
-	void setTimeOfIdentical(String rel, EntryRecord r) throws IOException {
-		setTimes(root.resolve(rel), r.mtime());
-		timesSet.add(rel);
 	}
 
 	/** Sets mtime (and atime to the same value: with both given the JDK needs no extra stat). */
