@@ -53,6 +53,7 @@ import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateInfo;
 import dev.branchstate.core.internal.contributors.DerivedResourcesContributor;
 import dev.branchstate.core.internal.contributors.ProblemMarkersContributor;
+import dev.branchstate.core.internal.service.KnownFiles;
 
 /** The state service on a real workspace and a real Git repository. */
 class StateServiceTest {
@@ -255,12 +256,14 @@ class StateServiceTest {
 
 	/**
 	 * Two branches built at different times hold the same bytes in most class files, at other times. A restore of
-	 * one over the other writes only what differs and leaves the rest as it is, times included. (It finds them
-	 * identical from the entries of the state saved last, which the files on disk still match, without reading them:
-	 * PlanTest shows that part.)
+	 * one over the other writes only what differs and leaves the rest as it is, times included: whether it reads
+	 * those files or, from a number of bytes on (set to 0 here), takes them to hold what the state saved last says
+	 * they hold (they still have the size and time it recorded), and then does not read them. A file changed behind
+	 * the state's back at that size and time shows which: the state saved last vouches for it.
 	 */
-	@Test
-	void aRestoreOverTheFilesOfAnotherBuildComparesThemWithTheStateSavedLast() throws Exception {
+	@ParameterizedTest
+	@ValueSource(booleans = { false, true })
+	void aRestoreOverTheFilesOfAnotherBuildWritesOnlyWhatDiffers(boolean knownFiles) throws Exception {
 		Map<String, byte[]> classes = new java.util.TreeMap<>();
 		for (int i = 0; i < 12; i++) {
 			classes.put("pkg/C" + i + ".class", Fixtures.random(1000 + i, 50 + i));
@@ -282,15 +285,29 @@ class StateServiceTest {
 		bin.refreshLocal(IResource.DEPTH_INFINITE, null);
 		f.service.save(f.gitDir(), new NullProgressMonitor());
 		f.git.checkout().setName("main").call();
+		Path behindItsBack = f.workTree.resolve("bin/pkg/C5.class");
+		Files.write(behindItsBack, Fixtures.random(1005, 77));
+		Files.setLastModifiedTime(behindItsBack, later);
 		f.project.refreshLocal(IResource.DEPTH_INFINITE, null);
 
-		RestoreResult result = f.service.restore(f.gitDir(), first.commitId(), new NullProgressMonitor());
+		RestoreResult result;
+		System.setProperty(KnownFiles.WORTH_FROM_BYTES_PROPERTY, knownFiles ? "0" : String.valueOf(Long.MAX_VALUE));
+		try {
+			result = f.service.restore(f.gitDir(), first.commitId(), new NullProgressMonitor());
+		} finally {
+			System.clearProperty(KnownFiles.WORTH_FROM_BYTES_PROPERTY);
+		}
 
-		assertThat(result.filesWritten()).isEqualTo(1);
+		assertThat(result.filesWritten()).isEqualTo(knownFiles ? 1 : 2);
 		for (Map.Entry<String, byte[]> e : classes.entrySet()) {
 			Path file = f.workTree.resolve("bin/" + e.getKey());
+			if (knownFiles && file.equals(behindItsBack)) {
+				assertThat(Files.readAllBytes(file)).as("vouched for by the state saved last, not read")
+						.isNotEqualTo(e.getValue());
+				continue;
+			}
 			assertThat(Files.readAllBytes(file)).as(e.getKey()).isEqualTo(e.getValue());
-			if (!e.getKey().equals("pkg/C0.class")) {
+			if (!e.getKey().equals("pkg/C0.class") && !file.equals(behindItsBack)) {
 				assertThat(Files.getLastModifiedTime(file)).as("%s: not written", e.getKey()).isEqualTo(later);
 			}
 		}

@@ -27,6 +27,7 @@ public final class ExtractOptions {
 	private long maxRatio = 1_000_000;
 	private ExtractPlan plan;
 	private Function<String, Optional<ArchiveEntry>> knownFiles;
+	private long knownFilesFrom;
 
 	private ExtractOptions() {
 	}
@@ -52,6 +53,7 @@ public final class ExtractOptions {
 		o.maxRatio = maxRatio;
 		o.plan = plan;
 		o.knownFiles = knownFiles;
+		o.knownFilesFrom = knownFilesFrom;
 		return o;
 	}
 
@@ -194,16 +196,27 @@ public final class ExtractOptions {
 	 * then identical if the two entries' sizes and CRC-32s are, and differs otherwise, without being read, and its
 	 * time is left as it is. Two states saved from builds of the same sources at different times thus restore over
 	 * each other by their central directories alone. Called from the extraction's workers, only for files of the
-	 * entry's size and another time; a lookup may open the other archive then. Default {@code null}: nothing known.
+	 * entry's size and another time (never with {@link #withVerifyContent}); a lookup may open the other archive
+	 * then. Default {@code null}: nothing known.
+	 *
+	 * @param fromBytes a {@linkplain ArchiveReader#plan plan} asks only when the files it would otherwise read hold
+	 *                  at least this many bytes (a first lookup may cost more than reading a few files); an
+	 *                  extraction without a plan asks for each such file
 	 */
-	public ExtractOptions withKnownFiles(Function<String, Optional<ArchiveEntry>> value) {
+	public ExtractOptions withKnownFiles(Function<String, Optional<ArchiveEntry>> value, long fromBytes) {
 		ExtractOptions o = copy();
 		o.knownFiles = value;
+		o.knownFilesFrom = fromBytes;
 		return o;
 	}
 
 	public Function<String, Optional<ArchiveEntry>> knownFiles() {
 		return knownFiles;
+	}
+
+	/** @return the bytes to be read from which a plan asks the {@link #knownFiles()} */
+	public long knownFilesFrom() {
+		return knownFilesFrom;
 	}
 
 	public ExtractPlan plan() {

@@ -121,7 +121,8 @@ final class RestoreContext implements IRestoreContext {
 
 	private ExtractOptions options(String normalizedSubPrefix) {
 		ExtractOptions options = ExtractOptions.defaults().withPrefix(prefix + normalizedSubPrefix)
-				.withDifferential(true).withCancel(canceled).withMaxTotalSize(maxTotalSize).withKnownFiles(knownFiles);
+				.withDifferential(true).withCancel(canceled).withMaxTotalSize(maxTotalSize)
+				.withKnownFiles(knownFiles, KnownFiles.worthFromBytes());
 		return workers > 0 ? options.withWorkers(workers) : options;
 	}
 
