@@ -257,8 +257,8 @@ class StateServiceTest {
 	/**
 	 * Two branches built at different times hold the same bytes in most class files, at other times. A restore of
 	 * one over the other writes only what differs and leaves the rest as it is, times included: whether it reads
-	 * those files or, from a number of bytes on (set to 0 here), takes them to hold what the state saved last says
-	 * they hold (they still have the size and time it recorded), and then does not read them. A file changed behind
+	 * those files or, from a number of such files on (set to 0 here), takes them to hold what the state saved last
+	 * says they hold (they still have the size and time it recorded), and then does not read them. A file changed behind
 	 * the state's back at that size and time shows which: the state saved last vouches for it.
 	 */
 	@ParameterizedTest
@@ -291,11 +291,11 @@ class StateServiceTest {
 		f.project.refreshLocal(IResource.DEPTH_INFINITE, null);
 
 		RestoreResult result;
-		System.setProperty(KnownFiles.WORTH_FROM_BYTES_PROPERTY, knownFiles ? "0" : String.valueOf(Long.MAX_VALUE));
+		System.setProperty(KnownFiles.ASKS_BEFORE_OPENING_PROPERTY, knownFiles ? "0" : String.valueOf(Long.MAX_VALUE));
 		try {
 			result = f.service.restore(f.gitDir(), first.commitId(), new NullProgressMonitor());
 		} finally {
-			System.clearProperty(KnownFiles.WORTH_FROM_BYTES_PROPERTY);
+			System.clearProperty(KnownFiles.ASKS_BEFORE_OPENING_PROPERTY);
 		}
 
 		assertThat(result.filesWritten()).isEqualTo(knownFiles ? 1 : 2);

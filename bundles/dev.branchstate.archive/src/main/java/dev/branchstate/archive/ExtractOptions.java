@@ -27,7 +27,6 @@ public final class ExtractOptions {
 	private long maxRatio = 1_000_000;
 	private ExtractPlan plan;
 	private Function<String, Optional<ArchiveEntry>> knownFiles;
-	private long knownFilesFrom;
 
 	private ExtractOptions() {
 	}
@@ -53,7 +52,6 @@ public final class ExtractOptions {
 		o.maxRatio = maxRatio;
 		o.plan = plan;
 		o.knownFiles = knownFiles;
-		o.knownFilesFrom = knownFilesFrom;
 		return o;
 	}
 
@@ -197,26 +195,16 @@ public final class ExtractOptions {
 	 * time is left as it is. Two states saved from builds of the same sources at different times thus restore over
 	 * each other by their central directories alone. Called from the extraction's workers, only for files of the
 	 * entry's size and another time (never with {@link #withVerifyContent}); a lookup may open the other archive
-	 * then. Default {@code null}: nothing known.
-	 *
-	 * @param fromBytes a {@linkplain ArchiveReader#plan plan} asks only when the files it would otherwise read hold
-	 *                  at least this many bytes (a first lookup may cost more than reading a few files); an
-	 *                  extraction without a plan asks for each such file
+	 * then, or answer empty until that is worth it (the file is then read). Default {@code null}: nothing known.
 	 */
-	public ExtractOptions withKnownFiles(Function<String, Optional<ArchiveEntry>> value, long fromBytes) {
+	public ExtractOptions withKnownFiles(Function<String, Optional<ArchiveEntry>> value) {
 		ExtractOptions o = copy();
 		o.knownFiles = value;
-		o.knownFilesFrom = fromBytes;
 		return o;
 	}
 
 	public Function<String, Optional<ArchiveEntry>> knownFiles() {
 		return knownFiles;
-	}
-
-	/** @return the bytes to be read from which a plan asks the {@link #knownFiles()} */
-	public long knownFilesFrom() {
-		return knownFilesFrom;
 	}
 
 	public ExtractPlan plan() {

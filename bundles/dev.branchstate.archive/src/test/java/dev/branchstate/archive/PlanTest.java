@@ -102,10 +102,7 @@ class PlanTest {
 			Files.setLastModifiedTime(out.resolve("same.bin"), known.entry("p/same.bin").orElseThrow().lastModified());
 			ExtractOptions options = ExtractOptions.defaults().withPrefix("p/").withDifferential(true);
 
-			ExtractPlan plan = r.plan(out, options.withKnownFiles(known::entry, 0));
-			assertThat(r.plan(out, options.withKnownFiles(known::entry, 313_001)).toWrite())
-					.as("313,000 bytes to read: under the bytes from which the known files are asked, read")
-					.containsExactlyInAnyOrder("p/same.bin", "p/edited.bin", "p/link");
+			ExtractPlan plan = r.plan(out, options.withKnownFiles(known::entry));
 
 			assertThat(plan.toWrite()).containsExactlyInAnyOrder("p/edited.bin", "p/link");
 			assertThat(plan.identical()).isEqualTo(3);

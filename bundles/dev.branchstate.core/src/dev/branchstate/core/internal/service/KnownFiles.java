@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 import dev.branchstate.archive.ArchiveEntry;
@@ -21,28 +22,28 @@ import dev.branchstate.core.StateInfo;
  * CRC-32s instead of reading it. Two branches built at different times hold most class files with the same bytes
  * and other times; without this, each restore of one over the other would read all of them again.
  * <p>
- * The archive is opened at the first lookup, so that a restore whose files all have their entry's time (an exact
- * restore) does not parse a second central directory. One that cannot be opened (deleted meanwhile, damaged) knows
- * nothing: the files are read, as without it; a restore of it will say what is wrong with it.
+ * The archive is opened only once a restore has asked about {@link #ASKS_BEFORE_OPENING} files (across all its
+ * plans), so that a restore where few files have another time (most: the exact one has none) reads those few instead
+ * of parsing a second central directory. Until then, and when it cannot be opened (deleted meanwhile, damaged), it
+ * knows nothing: the files are read, as without it; a restore of that state will say what is wrong with it.
  */
 public final class KnownFiles implements Function<String, Optional<ArchiveEntry>>, AutoCloseable {
 
 	/**
-	 * The bytes of the files to be read (of their entry's size and another time) from which a plan asks instead.
-	 * The first lookup parses the other state's central directory: at 200,000 entries ~0.5 s in a freshly started
-	 * IDE, about what reading 1.4 GB of such files from the page cache takes on 2 cores (2.9 GB took ~1 s on the
-	 * scale benchmark's workspace), and less than reading much less from a disk. Below it, the few files are read.
+	 * Files asked about (of their entry's size and another time, each to be read otherwise) before the archive is
+	 * opened. Opening parses the other state's central directory: at 200,000 entries ~0.5 s in a freshly started IDE,
+	 * about what reading 100,000 such files from the page cache takes on 2 cores (202,496 files, 2.9 GB, took ~1 s on
+	 * the scale benchmark's workspace), far fewer from a disk. The restore of a branch over another's build asks
+	 * about nearly every file; one where a few files differ, about those few.
 	 */
-	static final long WORTH_FROM_BYTES = 256L << 20;
-	/** System property that sets {@link #WORTH_FROM_BYTES} otherwise (read at each restore; tests set it to 0). */
-	public static final String WORTH_FROM_BYTES_PROPERTY = "dev.branchstate.knownFilesFromBytes"; //$NON-NLS-1$
-
-	/** @return the bytes to be read from which a plan asks the known files */
-	static long worthFromBytes() {
-		return Long.getLong(WORTH_FROM_BYTES_PROPERTY, WORTH_FROM_BYTES).longValue();
-	}
+	static final int ASKS_BEFORE_OPENING = 10_000;
+	/** System property that sets {@link #ASKS_BEFORE_OPENING} otherwise (read at each restore; tests set it). */
+	public static final String ASKS_BEFORE_OPENING_PROPERTY = "dev.branchstate.knownFilesAsksBeforeOpening"; //$NON-NLS-1$
 
 	private final Path archive;
+	private final long asksBeforeOpening = Long.getLong(ASKS_BEFORE_OPENING_PROPERTY, ASKS_BEFORE_OPENING)
+			.longValue();
+	private final AtomicLong asked = new AtomicLong();
 	private volatile ArchiveReader reader;
 	private volatile boolean unreadable;
 	private boolean closed;
@@ -66,6 +67,9 @@ public final class KnownFiles implements Function<String, Optional<ArchiveEntry>
 	public Optional<ArchiveEntry> apply(String name) {
 		ArchiveReader r = reader;
 		if (r == null) {
+			if (asked.incrementAndGet() <= asksBeforeOpening) {
+				return Optional.empty();
+			}
 			r = open();
 			if (r == null) {
 				return Optional.empty();

@@ -122,7 +122,7 @@ final class RestoreContext implements IRestoreContext {
 	private ExtractOptions options(String normalizedSubPrefix) {
 		ExtractOptions options = ExtractOptions.defaults().withPrefix(prefix + normalizedSubPrefix)
 				.withDifferential(true).withCancel(canceled).withMaxTotalSize(maxTotalSize)
-				.withKnownFiles(knownFiles, KnownFiles.worthFromBytes());
+				.withKnownFiles(knownFiles);
 		return workers > 0 ? options.withWorkers(workers) : options;
 	}
 

@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Optional;
-import java.util.function.Function;
 import java.util.zip.CRC32;
 
 import dev.branchstate.archive.ArchiveEntry;
@@ -47,46 +46,17 @@ final class DiskIdentity {
 	 */
 	static boolean identical(Path root, String rel, BasicFileAttributes a, EntryRecord r, ExtractOptions options,
 			ByteBuffer buf) throws IOException {
-		return switch (byStat(a, r, options.verifyContent())) {
-			case IDENTICAL -> true;
-			case DIFFERS -> false;
-			case CONTENT_DECIDES -> byContent(root, rel, a, r, options.verifyContent() ? null : options.knownFiles(),
-					buf);
-		};
-	}
-
-	/** What the stat of a file says. */
-	enum Stat {
-		/** of the entry's size and time (and the content is not to be checked) */
-		IDENTICAL,
-		/** absent, not a regular file, or of another size */
-		DIFFERS,
-		/** of the entry's size, but of another time (or the content is to be checked) */
-		CONTENT_DECIDES
-	}
-
-	/** @param a the file's attributes, {@code null} when nothing is there */
-	static Stat byStat(BasicFileAttributes a, EntryRecord r, boolean verifyContent) {
 		if (a == null || !a.isRegularFile() || a.size() != r.size) {
-			return Stat.DIFFERS;
+			return false;
 		}
-		return !verifyContent && ZipFormat.sameTime(a.lastModifiedTime(), r.mtime()) ? Stat.IDENTICAL
-				: Stat.CONTENT_DECIDES;
-	}
-
-	/**
-	 * For a file of the entry's size ({@link Stat#CONTENT_DECIDES}): whether its content's CRC-32 is the entry's,
-	 * as the known files say when they describe it at its size and time, else as read.
-	 *
-	 * @param known {@link ExtractOptions#knownFiles()}, or {@code null} to read the file in any case
-	 */
-	static boolean byContent(Path root, String rel, BasicFileAttributes a, EntryRecord r,
-			Function<String, Optional<ArchiveEntry>> known, ByteBuffer buf) throws IOException {
-		if (known != null) {
-			Optional<ArchiveEntry> k = known.apply(r.name());
-			if (k.isPresent() && k.get().isFile() && k.get().size() == a.size()
-					&& ZipFormat.sameTime(a.lastModifiedTime(), k.get().lastModified())) {
-				return k.get().crc32() == r.crc; // (the sizes are equal)
+		if (!options.verifyContent() && ZipFormat.sameTime(a.lastModifiedTime(), r.mtime())) {
+			return true;
+		}
+		if (!options.verifyContent() && options.knownFiles() != null) {
+			Optional<ArchiveEntry> known = options.knownFiles().apply(r.name());
+			if (known.isPresent() && known.get().isFile() && known.get().size() == a.size()
+					&& ZipFormat.sameTime(a.lastModifiedTime(), known.get().lastModified())) {
+				return known.get().crc32() == r.crc; // (the sizes are equal)
 			}
 		}
 		Path file = root.resolve(rel);

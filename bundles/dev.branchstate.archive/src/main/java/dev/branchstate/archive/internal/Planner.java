@@ -13,21 +13,17 @@ import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Function;
 
 import dev.branchstate.archive.ArchiveCanceledException;
-import dev.branchstate.archive.ArchiveEntry;
 import dev.branchstate.archive.EntryType;
 import dev.branchstate.archive.ExtractOptions;
 import dev.branchstate.archive.ExtractPlan;
@@ -74,6 +70,7 @@ final class Planner {
 			}
 			return new ExtractPlan(root, prefix, toWrite, 0, bytes.get(), true);
 		}
+		AtomicBoolean stop = new AtomicBoolean(); // a slice failed: the others end early
 		AtomicInteger n = new AtomicInteger();
 		ExecutorService own = options.executor() != null ? null
 				: Executors.newFixedThreadPool(Math.min(options.workers(), Math.max(1, files.size() / SLICE + 1)), task -> {
@@ -82,111 +79,48 @@ final class Planner {
 					return t;
 				});
 		try {
-			Executor executor = own != null ? own : options.executor();
-			// a stat of each file; the content decides for those of the entry's size and another time
-			List<List<Candidate>> undecided = inSlices(files, executor, reader, options, (slice, checkpoint) -> {
-				List<Candidate> candidates = new ArrayList<>();
-				try (FolderStat folders = new FolderStat(root)) {
-					for (EntryRecord r : slice) {
-						if (!checkpoint.goOn()) {
-							break;
-						}
-						String rel = r.nameAfter(prefixBytes);
-						BasicFileAttributes a = folders.attributes(rel);
-						switch (DiskIdentity.byStat(a, r, options.verifyContent())) {
-							case IDENTICAL -> identical.incrementAndGet();
-							case DIFFERS -> {
+			List<CompletableFuture<Void>> slices = new ArrayList<>();
+			for (int from = 0; from < files.size(); from += SLICE) {
+				List<EntryRecord> slice = files.subList(from, Math.min(files.size(), from + SLICE));
+				slices.add(CompletableFuture.runAsync(() -> {
+					ByteBuffer buf = ByteBuffer.allocate(CRC_BUFFER);
+					try (FolderStat folders = new FolderStat(root)) {
+						for (EntryRecord r : slice) {
+							if (stop.get()) {
+								return;
+							}
+							if (options.cancel().getAsBoolean() || Thread.currentThread().isInterrupted()) {
+								throw new CompletionException(
+										new ArchiveCanceledException("planning canceled: " + reader.path()));
+							}
+							String rel = r.nameAfter(prefixBytes);
+							if (DiskIdentity.identical(root, rel, folders.attributes(rel), r, options, buf)) {
+								identical.incrementAndGet();
+							} else {
 								toWrite.add(r.name());
 								bytes.addAndGet(r.size);
 							}
-							case CONTENT_DECIDES -> candidates.add(new Candidate(r, rel, a));
 						}
+					} catch (IOException e) {
+						throw new CompletionException(e);
 					}
+				}, own != null ? own : options.executor()));
+			}
+			try {
+				CompletableFuture.allOf(slices.toArray(CompletableFuture[]::new)).join();
+			} catch (CompletionException e) {
+				stop.set(true);
+				if (e.getCause() instanceof IOException io) {
+					throw io;
 				}
-				return candidates;
-			});
-			List<Candidate> candidates = undecided.stream().flatMap(List::stream).toList();
-			Function<String, Optional<ArchiveEntry>> known = !options.verifyContent()
-					&& candidates.stream().mapToLong(c -> c.record().size).sum() >= options.knownFilesFrom()
-							? options.knownFiles()
-							: null;
-			inSlices(candidates, executor, reader, options, (slice, checkpoint) -> {
-				ByteBuffer buf = ByteBuffer.allocate(CRC_BUFFER);
-				for (Candidate c : slice) {
-					if (!checkpoint.goOn()) {
-						break;
-					}
-					if (DiskIdentity.byContent(root, c.rel(), c.attributes(), c.record(), known, buf)) {
-						identical.incrementAndGet();
-					} else {
-						toWrite.add(c.record().name());
-						bytes.addAndGet(c.record().size);
-					}
-				}
-				return null;
-			});
+				throw e;
+			}
 		} finally {
 			if (own != null) {
 				own.shutdownNow();
 			}
 		}
 		return new ExtractPlan(root, prefix, toWrite, identical.get(), bytes.get(), false);
-	}
-
-	/** A file whose content decides whether it is identical, with what its stat found. */
-	private record Candidate(EntryRecord record, String rel, BasicFileAttributes attributes) {
-	}
-
-	/** A slice's work, which may fail with an {@link IOException}. */
-	private interface SliceTask<T, R> {
-		/** @param checkpoint asked before each item */
-		R run(List<T> slice, Checkpoint checkpoint) throws IOException;
-	}
-
-	private interface Checkpoint {
-		/**
-		 * @return {@code false} once another slice failed (the result no longer matters)
-		 * @throws CompletionException with an {@link ArchiveCanceledException} when the planning is canceled
-		 */
-		boolean goOn();
-	}
-
-	/**
-	 * Runs {@code task} on slices of {@link #SLICE} items on the executor; the first failure ends the others early
-	 * and is thrown, as is a cancel.
-	 *
-	 * @return each slice's result, in the items' order
-	 */
-	private static <T, R> List<R> inSlices(List<T> items, Executor executor, IndexedArchiveReader reader,
-			ExtractOptions options, SliceTask<T, R> task) throws IOException {
-		AtomicBoolean stop = new AtomicBoolean(); // a slice failed: the others end early
-		List<CompletableFuture<R>> slices = new ArrayList<>();
-		for (int from = 0; from < items.size(); from += SLICE) {
-			List<T> slice = items.subList(from, Math.min(items.size(), from + SLICE));
-			slices.add(CompletableFuture.supplyAsync(() -> {
-				try {
-					return task.run(slice, () -> {
-						if (options.cancel().getAsBoolean() || Thread.currentThread().isInterrupted()) {
-							throw new CompletionException(
-									new ArchiveCanceledException("planning canceled: " + reader.path()));
-						}
-						return !stop.get();
-					});
-				} catch (IOException e) {
-					throw new CompletionException(e);
-				}
-			}, executor));
-		}
-		try {
-			CompletableFuture.allOf(slices.toArray(CompletableFuture[]::new)).join();
-		} catch (CompletionException e) {
-			stop.set(true);
-			if (e.getCause() instanceof IOException io) {
-				throw io;
-			}
-			throw e;
-		}
-		return slices.stream().map(CompletableFuture::join).filter(java.util.Objects::nonNull).toList();
 	}
 
 	/**
