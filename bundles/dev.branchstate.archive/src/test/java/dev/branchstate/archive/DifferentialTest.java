@@ -134,4 +134,43 @@ class DifferentialTest {
 		assertThat(res.copiedEntries()).isEqualTo(files - 2);
 		TestTrees.assertSameTree(src, tmp.resolve("out"));
 	}
+
+	/**
+	 * A build that writes every file again, most with the same bytes, gives them new times: a differential save
+	 * reads them, and takes the previous entry's compressed bytes for those whose CRC-32 and size are the entry's
+	 * instead of compressing them again. Each keeps its new time; one whose bytes changed is compressed.
+	 */
+	@Test
+	void aFileWrittenAgainWithTheSameBytesTakesThePreviousEntrysCompressedBytes() throws Exception {
+		Path src = TestTrees.sample(tmp.resolve("src"), 40, 100_000);
+		Path first = pack(src, tmp.resolve("a.zip"), null);
+		FileTime rebuilt = FileTime.fromMillis(System.currentTimeMillis() + 3_600_000);
+		try (java.util.stream.Stream<Path> walk = Files.walk(src)) {
+			for (Path file : walk.filter(f -> Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)).toList()) {
+				Files.write(file, Files.readAllBytes(file));
+				Files.setLastModifiedTime(file, rebuilt);
+			}
+		}
+		Files.writeString(src.resolve("src/pkg/F7.java"), Files.readString(src.resolve("src/pkg/F7.java")).toUpperCase());
+		Files.setLastModifiedTime(src.resolve("src/pkg/F7.java"), rebuilt);
+
+		Path second = tmp.resolve("b.zip");
+		WriteResult res;
+		try (ArchiveWriter w = Archives.newWriter(second,
+				WriteOptions.defaults().withChunkSize(256 << 10).withPrevious(first))) {
+			w.addTree(src, "c/p/", TreeFilter.ALL);
+			res = w.commit();
+		}
+
+		try (ArchiveReader before = Archives.open(first); ArchiveReader after = Archives.open(second)) {
+			long files = after.entries().stream().filter(ArchiveEntry::isFile).count();
+			assertThat(res.copiedEntries()).as("all files but the changed one").isEqualTo(files - 1);
+			ArchiveEntry f3 = after.entry("c/p/src/pkg/F3.java").orElseThrow();
+			assertThat(f3.lastModified()).isEqualTo(rebuilt);
+			assertThat(f3.compressedSize()).isEqualTo(before.entry("c/p/src/pkg/F3.java").orElseThrow().compressedSize());
+			after.verify(java.util.List.of(""), ExtractOptions.defaults());
+			after.extract(tmp.resolve("out"), ExtractOptions.defaults().withPrefix("c/p/"));
+		}
+		TestTrees.assertSameTree(src, tmp.resolve("out"));
+	}
 }

@@ -86,6 +86,8 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	/** Small files waiting to be handed to a worker together (fewer hand-offs, one positional write). */
 	private final List<EntryRecord> batchRecords = new ArrayList<>();
 	private final List<Path> batchSources = new ArrayList<>();
+	/** Per batched file, the previous archive's entry of its name and size (another time), or {@code null}. */
+	private final List<EntryRecord> batchPrevious = new ArrayList<>();
 	private long batchRaw;
 	private long batchPacked;
 	private volatile boolean aborted;
@@ -503,7 +505,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 					return;
 				}
 				if (size <= chunkSize) {
-					addToBatch(r, source, size);
+					addToBatch(r, source, size, p != null && mayHoldTheSameBytes(p, size) ? p : null);
 				} else {
 					submitLargeFile(r, source, size);
 				}
@@ -532,7 +534,20 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 
 	private static final int MAX_BATCH = 512;
 
-	private void addToBatch(EntryRecord r, Path source, long size) throws IOException {
+	/**
+	 * @return whether the previous archive's entry {@code p} may hold the bytes of a file of this size whose time
+	 *         (or mode) is not its own: one frame of a method this writer copies
+	 */
+	private static boolean mayHoldTheSameBytes(EntryRecord p, long size) {
+		return p.type == EntryType.FILE && p.size == size && !p.chunked()
+				&& (p.method == ArchiveEntry.METHOD_STORED || p.method == ArchiveEntry.METHOD_ZSTD);
+	}
+
+	/**
+	 * @param previous the previous archive's entry of the file's name and size, whose compressed bytes are copied
+	 *                 instead of compressing the file again if the file's CRC-32 is that entry's, or {@code null}
+	 */
+	private void addToBatch(EntryRecord r, Path source, long size, EntryRecord previous) throws IOException {
 		long packed = Zstd.compressBound(size) + ZipFormat.LOC_LEN + r.nameLength;
 		if (!batchRecords.isEmpty() && (batchRecords.size() >= MAX_BATCH || batchRaw + size > chunkSize
 				|| batchPacked + packed > packedCapacity())) {
@@ -540,6 +555,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		}
 		batchRecords.add(r);
 		batchSources.add(source);
+		batchPrevious.add(previous);
 		batchRaw += size;
 		batchPacked += packed;
 	}
@@ -554,17 +570,24 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		}
 		EntryRecord[] recs = batchRecords.toArray(new EntryRecord[0]);
 		Path[] sources = batchSources.toArray(new Path[0]);
+		EntryRecord[] previousOnes = batchPrevious.toArray(new EntryRecord[0]);
 		batchRecords.clear();
 		batchSources.clear();
+		batchPrevious.clear();
 		batchRaw = 0;
 		batchPacked = 0;
 		long seq = unitCount++;
 		Slot slot = takeSlot();
-		run(recs[0], () -> compressBatch(seq, recs, sources, slot));
+		run(recs[0], () -> compressBatch(seq, recs, sources, previousOnes, slot));
 	}
 
-	/** Reads, checksums and compresses several small files into one slot; they are written with one write. */
-	private void compressBatch(long seq, EntryRecord[] recs, Path[] sources, Slot slot) throws IOException {
+	/**
+	 * Reads, checksums and compresses several small files into one slot; they are written with one write. A file
+	 * whose CRC-32 and size are those of its previous entry (written again with the same bytes, by a build that
+	 * rewrites every class file, say) takes that entry's compressed bytes instead of being compressed again.
+	 */
+	private void compressBatch(long seq, EntryRecord[] recs, Path[] sources, EntryRecord[] previousOnes, Slot slot)
+			throws IOException {
 		ByteBuffer raw = slot.raw.clear();
 		ByteBuffer packed = slot.packed.clear();
 		int[] offsets = new int[recs.length];
@@ -591,23 +614,33 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			r.crc = (int) crc.getValue();
 			int hdr = ZipFormat.localHeaderLength(r, false);
 			int room = packed.capacity() - out - hdr;
-			int csize = -1;
-			if (len >= 64 && Zstd.compressBound(len) <= room) {
-				csize = context(raw, rawOff, len).compressDirectByteBuffer(packed, out + hdr, room, raw, rawOff, len);
-				if (csize >= len - (len >> STORE_MIN_SAVING_SHIFT)) {
-					csize = -1;
-				}
-			}
-			if (csize < 0) {
-				if (len > room) {
-					throw new ArchiveException("file grew while being archived: " + sources[i], target, r.name(), -1);
-				}
-				r.method = ArchiveEntry.METHOD_STORED;
-				r.csize = len;
-				packed.put(out + hdr, raw, rawOff, len);
+			EntryRecord p = previousOnes[i];
+			if (p != null && p.size == len && p.crc == r.crc && p.csize <= room) {
+				readPreviousData(p, packed, out + hdr);
+				r.method = p.method;
+				r.csize = p.csize;
+				copied.incrementAndGet();
 			} else {
-				r.method = ArchiveEntry.METHOD_ZSTD;
-				r.csize = csize;
+				int csize = -1;
+				if (len >= 64 && Zstd.compressBound(len) <= room) {
+					csize = context(raw, rawOff, len).compressDirectByteBuffer(packed, out + hdr, room, raw, rawOff,
+							len);
+					if (csize >= len - (len >> STORE_MIN_SAVING_SHIFT)) {
+						csize = -1;
+					}
+				}
+				if (csize < 0) {
+					if (len > room) {
+						throw new ArchiveException("file grew while being archived: " + sources[i], target, r.name(),
+								-1);
+					}
+					r.method = ArchiveEntry.METHOD_STORED;
+					r.csize = len;
+					packed.put(out + hdr, raw, rawOff, len);
+				} else {
+					r.method = ArchiveEntry.METHOD_ZSTD;
+					r.csize = csize;
+				}
 			}
 			ZipFormat.putLocalHeader(packed, out, r, false);
 			offsets[i] = out;
@@ -615,6 +648,20 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			rawOff += len;
 		}
 		deposit(new Batch(seq, recs, offsets, packed.limit(out).position(0), slot));
+	}
+
+	/**
+	 * Reads the compressed bytes of the previous archive's entry {@code p} into {@code packed} at {@code at} (its
+	 * local header checked against its record first, as for every entry copied from it).
+	 */
+	private void readPreviousData(EntryRecord p, ByteBuffer packed, int at) throws IOException {
+		long from = previous.dataOffset(p);
+		ByteBuffer into = packed.duplicate().limit(at + (int) p.csize).position(at);
+		while (into.hasRemaining()) {
+			if (previous.read(into, from + into.position() - at) < 0) {
+				throw new ArchiveException("previous archive truncated", previous.path(), p.name(), from);
+			}
+		}
 	}
 
 	/** Small entry: either {@code source} is read by the worker, or the slot's raw buffer already holds data. */
