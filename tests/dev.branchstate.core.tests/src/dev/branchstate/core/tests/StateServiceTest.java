@@ -258,8 +258,8 @@ class StateServiceTest {
 	 * Two branches built at different times hold the same bytes in most class files, at other times. A restore of
 	 * one over the other writes only what differs and leaves the rest as it is, times included: whether it reads
 	 * those files or, from a number of such files on (set to 0 here), takes them to hold what the state saved last
-	 * says they hold (they still have the size and time it recorded), and then does not read them. A file changed behind
-	 * the state's back at that size and time shows which: the state saved last vouches for it.
+	 * says they hold (they still have the size and time it recorded), and then does not read them. A file changed
+	 * behind the state's back at that size and time shows which: the state saved last vouches for it.
 	 */
 	@ParameterizedTest
 	@ValueSource(booleans = { false, true })

@@ -3,6 +3,7 @@ package dev.branchstate.archive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 
@@ -146,13 +147,14 @@ class DifferentialTest {
 		Path first = pack(src, tmp.resolve("a.zip"), null);
 		FileTime rebuilt = FileTime.fromMillis(System.currentTimeMillis() + 3_600_000);
 		try (java.util.stream.Stream<Path> walk = Files.walk(src)) {
-			for (Path file : walk.filter(f -> Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)).toList()) {
+			for (Path file : walk.filter(f -> Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)).toList()) {
 				Files.write(file, Files.readAllBytes(file));
 				Files.setLastModifiedTime(file, rebuilt);
 			}
 		}
-		Files.writeString(src.resolve("src/pkg/F7.java"), Files.readString(src.resolve("src/pkg/F7.java")).toUpperCase());
-		Files.setLastModifiedTime(src.resolve("src/pkg/F7.java"), rebuilt);
+		Path changed = src.resolve("src/pkg/F7.java");
+		Files.writeString(changed, Files.readString(changed).toUpperCase());
+		Files.setLastModifiedTime(changed, rebuilt);
 
 		Path second = tmp.resolve("b.zip");
 		WriteResult res;
@@ -167,7 +169,8 @@ class DifferentialTest {
 			assertThat(res.copiedEntries()).as("all files but the changed one").isEqualTo(files - 1);
 			ArchiveEntry f3 = after.entry("c/p/src/pkg/F3.java").orElseThrow();
 			assertThat(f3.lastModified()).isEqualTo(rebuilt);
-			assertThat(f3.compressedSize()).isEqualTo(before.entry("c/p/src/pkg/F3.java").orElseThrow().compressedSize());
+			assertThat(f3.compressedSize())
+					.isEqualTo(before.entry("c/p/src/pkg/F3.java").orElseThrow().compressedSize());
 			after.verify(java.util.List.of(""), ExtractOptions.defaults());
 			after.extract(tmp.resolve("out"), ExtractOptions.defaults().withPrefix("c/p/"));
 		}

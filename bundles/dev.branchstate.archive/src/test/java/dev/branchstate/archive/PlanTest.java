@@ -84,7 +84,8 @@ class PlanTest {
 		Files.write(src.resolve("edited.bin"), TestTrees.noise(4000, 7)); // the one file the build changed
 		try (java.util.stream.Stream<Path> files = Files.walk(src)) {
 			for (Path file : files.filter(Files::isRegularFile).toList()) {
-				Files.setLastModifiedTime(file, FileTime.fromMillis(Files.getLastModifiedTime(file).toMillis() + 60_000));
+				FileTime time = Files.getLastModifiedTime(file);
+				Files.setLastModifiedTime(file, FileTime.fromMillis(time.toMillis() + 60_000));
 			}
 		}
 		Path newer = tmp.resolve("newer.zip");

@@ -38,7 +38,8 @@ public final class KnownFiles implements Function<String, Optional<ArchiveEntry>
 	 */
 	static final int ASKS_BEFORE_OPENING = 10_000;
 	/** System property that sets {@link #ASKS_BEFORE_OPENING} otherwise (read at each restore; tests set it). */
-	public static final String ASKS_BEFORE_OPENING_PROPERTY = "dev.branchstate.knownFilesAsksBeforeOpening"; //$NON-NLS-1$
+	public static final String ASKS_BEFORE_OPENING_PROPERTY = //
+			"dev.branchstate.knownFilesAsksBeforeOpening"; //$NON-NLS-1$
 
 	private final Path archive;
 	private final long asksBeforeOpening = Long.getLong(ASKS_BEFORE_OPENING_PROPERTY, ASKS_BEFORE_OPENING)
