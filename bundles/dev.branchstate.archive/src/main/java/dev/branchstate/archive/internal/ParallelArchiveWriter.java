@@ -507,7 +507,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 				if (size <= chunkSize) {
 					addToBatch(r, source, size, p != null && mayHoldTheSameBytes(p, size) ? p : null);
 				} else {
-					submitLargeFile(r, source, size);
+					submitLargeFile(r, source, size, p != null && framesMayBeTheSame(p) ? p : null);
 				}
 			} else {
 				throw new ArchiveException("not a regular file, directory or link: " + source, target, name, -1);
@@ -541,6 +541,15 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	private static boolean mayHoldTheSameBytes(EntryRecord p, long size) {
 		return p.type == EntryType.FILE && p.size == size && !p.chunked()
 				&& (p.method == ArchiveEntry.METHOD_STORED || p.method == ArchiveEntry.METHOD_ZSTD);
+	}
+
+	/**
+	 * @return whether the frames of the previous archive's entry {@code p} are cut where this writer cuts a file's
+	 *         chunks, so that a chunk of the same bytes as one of them may take its compressed bytes
+	 */
+	private boolean framesMayBeTheSame(EntryRecord p) {
+		return p.type == EntryType.FILE && p.chunked() && p.chunkSize == chunkSize
+				&& p.method == ArchiveEntry.METHOD_ZSTD;
 	}
 
 	/**
@@ -655,10 +664,14 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	 * local header checked against its record first, as for every entry copied from it).
 	 */
 	private void readPreviousData(EntryRecord p, ByteBuffer packed, int at) throws IOException {
-		long from = previous.dataOffset(p);
-		ByteBuffer into = packed.duplicate().limit(at + (int) p.csize).position(at);
+		readPrevious(packed.duplicate().limit(at + (int) p.csize).position(at), previous.dataOffset(p), p);
+	}
+
+	/** Fills {@code into} (from its position to its limit) from the previous archive's bytes at {@code from}. */
+	private void readPrevious(ByteBuffer into, long from, EntryRecord p) throws IOException {
+		int start = into.position();
 		while (into.hasRemaining()) {
-			if (previous.read(into, from + into.position() - at) < 0) {
+			if (previous.read(into, from + into.position() - start) < 0) {
 				throw new ArchiveException("previous archive truncated", previous.path(), p.name(), from);
 			}
 		}
@@ -761,7 +774,13 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		run(recs[0], () -> deposit(new CopyRun(seq, recs, offsets, from, length, slot)));
 	}
 
-	private void submitLargeFile(EntryRecord r, Path source, long size) throws IOException {
+	/**
+	 * @param previous the previous archive's entry of the file's name, cut in frames as this writer cuts chunks, or
+	 *                 {@code null}: a chunk whose size and CRC-32 are those of its frame takes the frame's
+	 *                 compressed bytes instead of being compressed again (a file written again with the same bytes,
+	 *                 or one whose end changed: its first frames)
+	 */
+	private void submitLargeFile(EntryRecord r, Path source, long size, EntryRecord previous) throws IOException {
 		// beyond MAX_FRAMES chunks the entry is written without frame table (still one valid zstd stream,
 		// decoded by streaming): only files above MAX_FRAMES x chunk size (16 GB by default)
 		int chunk = chunkSize;
@@ -773,6 +792,14 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		FileChannel src = FileChannel.open(source, StandardOpenOption.READ);
 		openSources.add(src);
 		Large large = startLarge(r, chunk, n);
+		if (previous != null) {
+			try {
+				large.previousFrames(previous, this.previous.dataOffset(previous));
+			} catch (IOException e) {
+				closeQuietly(src);
+				throw e;
+			}
+		}
 		large.source = src;
 		large.readsLeft.set(n);
 		for (int i = 0; i < n; i++) {
@@ -989,7 +1016,16 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		CRC32 crc = new CRC32();
 		crc.update(raw.duplicate());
 		ByteBuffer packed = slot.packed.clear();
-		int csize = context(raw, 0, len).compressDirectByteBuffer(packed, 0, packed.capacity(), raw, 0, len);
+		int csize;
+		long frame = large.previousFrame(index, len, (int) crc.getValue());
+		if (frame >= 0 && large.previous.chunkCsize[index] <= packed.capacity()) {
+			csize = large.previous.chunkCsize[index];
+			readPrevious(packed.limit(csize), frame, large.previous);
+			packed.position(0);
+			large.framesTaken.incrementAndGet();
+		} else {
+			csize = context(raw, 0, len).compressDirectByteBuffer(packed, 0, packed.capacity(), raw, 0, len);
+		}
 		large.chunkCrc[index] = (int) crc.getValue();
 		large.chunkCsize[index] = csize;
 		large.chunkLen[index] = len;
@@ -1125,6 +1161,9 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		r.csize = csize;
 		r.crc = crc;
 		r.localOffset = large.headerPosition;
+		if (large.framesTaken.get() == n) {
+			copied.incrementAndGet(); // (every frame the previous entry's)
+		}
 		if (n > ZipFormat.MAX_FRAMES) {
 			r.chunkCsize = null;
 			r.chunkCrc = null;
@@ -1231,12 +1270,43 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		FileChannel source;
 		volatile long headerPosition;
 		volatile int count;
+		/** The previous archive's entry of the name, cut as this one is, or {@code null}. */
+		EntryRecord previous;
+		/** Where each frame of {@link #previous} starts in the previous archive's bytes. */
+		long[] previousFrameStart;
+		/** Frames that took the previous entry's compressed bytes. */
+		final AtomicInteger framesTaken = new AtomicInteger();
 
 		Large(EntryRecord record, int capacity) {
 			this.record = record;
 			this.chunkCsize = new int[capacity];
 			this.chunkCrc = new int[capacity];
 			this.chunkLen = new int[capacity];
+		}
+
+		/** @param data where the previous entry's data starts in the previous archive's bytes */
+		void previousFrames(EntryRecord p, long data) {
+			long[] start = new long[p.chunkCsize.length];
+			long at = data;
+			for (int k = 0; k < start.length; k++) {
+				start[k] = at;
+				at += p.chunkCsize[k] & ZipFormat.MAX32;
+			}
+			previousFrameStart = start;
+			previous = p;
+		}
+
+		/**
+		 * @return where the previous entry's frame {@code index} starts if it holds {@code len} bytes of CRC-32
+		 *         {@code crc}, else -1
+		 */
+		long previousFrame(int index, int len, int crc) {
+			EntryRecord p = previous;
+			if (p == null || index >= p.chunkCsize.length || p.chunkCrc[index] != crc
+					|| Math.min(p.chunkSize, p.size - (long) index * p.chunkSize) != len) {
+				return -1;
+			}
+			return previousFrameStart[index];
 		}
 	}
 }
