@@ -17,12 +17,17 @@ class DifferentialTest {
 	Path tmp;
 
 	private Path pack(Path src, Path zip, Path previous) throws Exception {
+		write(src, zip, previous);
+		return zip;
+	}
+
+	/** Writes {@code src} as {@code c/p/} in 256 kB frames, differential against {@code previous} if not null. */
+	private static WriteResult write(Path src, Path zip, Path previous) throws Exception {
 		try (ArchiveWriter w = Archives.newWriter(zip,
 				WriteOptions.defaults().withChunkSize(256 << 10).withPrevious(previous))) {
 			w.addTree(src, "c/p/", TreeFilter.ALL);
-			w.commit();
+			return w.commit();
 		}
-		return zip;
 	}
 
 	@Test
@@ -122,12 +127,7 @@ class DifferentialTest {
 		Files.writeString(src.resolve("new.txt"), "new");
 		Files.delete(src.resolve("src/pkg/F8.java"));
 		Path second = tmp.resolve("b.zip");
-		WriteResult res;
-		try (ArchiveWriter w = Archives.newWriter(second,
-				WriteOptions.defaults().withChunkSize(256 << 10).withPrevious(first))) {
-			w.addTree(src, "c/p/", TreeFilter.ALL);
-			res = w.commit();
-		}
+		WriteResult res = write(src, second, first);
 		long files;
 		try (ArchiveReader r = Archives.open(second)) {
 			files = r.entries().stream().filter(ArchiveEntry::isFile).count();
@@ -164,12 +164,7 @@ class DifferentialTest {
 		Files.setLastModifiedTime(big2, rebuilt);
 
 		Path second = tmp.resolve("b.zip");
-		WriteResult res;
-		try (ArchiveWriter w = Archives.newWriter(second,
-				WriteOptions.defaults().withChunkSize(256 << 10).withPrevious(first))) {
-			w.addTree(src, "c/p/", TreeFilter.ALL);
-			res = w.commit();
-		}
+		WriteResult res = write(src, second, first);
 
 		try (ArchiveReader before = Archives.open(first); ArchiveReader after = Archives.open(second)) {
 			long files = after.entries().stream().filter(ArchiveEntry::isFile).count();
