@@ -553,10 +553,11 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	}
 
 	/**
-	 * @param previous the previous archive's entry of the file's name and size, whose compressed bytes are copied
-	 *                 instead of compressing the file again if the file's CRC-32 is that entry's, or {@code null}
+	 * @param previousEntry the previous archive's entry of the file's name and size, whose compressed bytes are
+	 *                      copied instead of compressing the file again if the file's CRC-32 is that entry's, or
+	 *                      {@code null}
 	 */
-	private void addToBatch(EntryRecord r, Path source, long size, EntryRecord previous) throws IOException {
+	private void addToBatch(EntryRecord r, Path source, long size, EntryRecord previousEntry) throws IOException {
 		long packed = Zstd.compressBound(size) + ZipFormat.LOC_LEN + r.nameLength;
 		if (!batchRecords.isEmpty() && (batchRecords.size() >= MAX_BATCH || batchRaw + size > chunkSize
 				|| batchPacked + packed > packedCapacity())) {
@@ -564,7 +565,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		}
 		batchRecords.add(r);
 		batchSources.add(source);
-		batchPrevious.add(previous);
+		batchPrevious.add(previousEntry);
 		batchRaw += size;
 		batchPacked += packed;
 	}
@@ -775,12 +776,13 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	}
 
 	/**
-	 * @param previous the previous archive's entry of the file's name, cut in frames as this writer cuts chunks, or
-	 *                 {@code null}: a chunk whose size and CRC-32 are those of its frame takes the frame's
-	 *                 compressed bytes instead of being compressed again (a file written again with the same bytes,
-	 *                 or one whose end changed: its first frames)
+	 * @param previousEntry the previous archive's entry of the file's name, cut in frames as this writer cuts chunks,
+	 *                      or {@code null}: a chunk whose size and CRC-32 are those of its frame takes the frame's
+	 *                      compressed bytes instead of being compressed again (a file written again with the same
+	 *                      bytes, or one whose end changed: its first frames)
 	 */
-	private void submitLargeFile(EntryRecord r, Path source, long size, EntryRecord previous) throws IOException {
+	private void submitLargeFile(EntryRecord r, Path source, long size, EntryRecord previousEntry)
+			throws IOException {
 		// beyond MAX_FRAMES chunks the entry is written without frame table (still one valid zstd stream,
 		// decoded by streaming): only files above MAX_FRAMES x chunk size (16 GB by default)
 		int chunk = chunkSize;
@@ -792,9 +794,9 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		FileChannel src = FileChannel.open(source, StandardOpenOption.READ);
 		openSources.add(src);
 		Large large = startLarge(r, chunk, n);
-		if (previous != null) {
+		if (previousEntry != null) {
 			try {
-				large.previousFrames(previous, this.previous.dataOffset(previous));
+				large.previousFrames(previousEntry, previous.dataOffset(previousEntry));
 			} catch (IOException e) {
 				closeQuietly(src);
 				throw e;
