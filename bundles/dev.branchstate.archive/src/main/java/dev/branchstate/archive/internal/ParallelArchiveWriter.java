@@ -1134,12 +1134,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			if (left < buf.capacity()) {
 				buf.limit((int) left);
 			}
-			while (buf.hasRemaining()) {
-				int n = previous.read(buf, from + buf.position());
-				if (n < 0) {
-					throw new ArchiveException("previous archive truncated", previous.path(), r.name(), from);
-				}
-			}
+			readPrevious(buf, from, r);
 			buf.flip();
 			int n = buf.remaining();
 			writeFully(buf, to, r);
