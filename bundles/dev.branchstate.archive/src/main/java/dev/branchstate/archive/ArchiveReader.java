@@ -22,6 +22,12 @@ public interface ArchiveReader extends AutoCloseable {
 	/** @return the entries whose name starts with {@code prefix}, in central-directory order */
 	List<ArchiveEntry> entries(String prefix);
 
+	/**
+	 * @return how many file entries have a name that starts with {@code prefix} (the size of
+	 *         {@code entries(prefix)}'s files, without making an entry of each)
+	 */
+	long fileCount(String prefix);
+
 	/** @return the entry with exactly this name */
 	Optional<ArchiveEntry> entry(String name);
 

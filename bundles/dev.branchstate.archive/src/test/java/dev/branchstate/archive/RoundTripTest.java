@@ -77,6 +77,10 @@ class RoundTripTest {
 					.isEqualTo(r.entries().stream().mapToLong(ArchiveEntry::size).sum());
 			assertThat(r.entries("derived/p1/")).allMatch(e -> e.isDirectory() || e.name().endsWith(".java"));
 			assertThat(r.entry("derived/p1/empty/")).isEmpty();
+			assertThat(r.fileCount("meta/")).as("files only: the folder meta/dir/ is not one").isEqualTo(4);
+			assertThat(r.fileCount("derived/p1/")).isEqualTo(
+					r.entries("derived/p1/").stream().filter(ArchiveEntry::isFile).count()).isPositive();
+			assertThat(r.fileCount("none/")).isZero();
 			assertThat(r.entry("meta/big.bin").orElseThrow().chunks()).isEqualTo(3);
 			assertThat(r.readAllBytes("meta/info.txt", 100)).isEqualTo(mem);
 			assertThat(r.readAllBytes("meta/ch.bin", 100)).isEqualTo(mem);

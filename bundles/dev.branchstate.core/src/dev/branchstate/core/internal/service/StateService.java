@@ -57,7 +57,6 @@ import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 
 import dev.branchstate.archive.ArchiveCanceledException;
-import dev.branchstate.archive.ArchiveEntry;
 import dev.branchstate.archive.ArchiveProgress;
 import dev.branchstate.archive.ArchiveReader;
 import dev.branchstate.archive.ExtractOptions;
@@ -722,8 +721,8 @@ public final class StateService implements IStateService {
 					KnownFiles known = KnownFiles.lastUsed(store.states(dir), state).orElse(null)) {
 				List<Selected> selected = select(reader, dir, problems);
 				sub.worked(2);
-				long files = selected.stream().map(s -> s.part().prefix()).distinct()
-						.mapToLong(p -> reader.entries(p).stream().filter(ArchiveEntry::isFile).count()).sum();
+				long files = selected.stream().map(s -> s.part().prefix()).distinct().mapToLong(reader::fileCount)
+						.sum();
 				Map<String, String> dirtyAtSave = reader.entry(StateLayout.DIRTY).isPresent()
 						? ChangedPaths.decode(reader.readAllBytes(StateLayout.DIRTY, 256 << 20))
 						: ChangedPaths.unknownContent(state.dirtyPaths());

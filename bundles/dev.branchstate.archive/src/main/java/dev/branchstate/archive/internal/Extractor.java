@@ -8,7 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -158,27 +160,28 @@ final class Extractor {
 				ZstdDecompressCtx::new, this::wrap);
 		List<EntryRecord> links = new ArrayList<>();
 		List<EntryRecord> dirs = new ArrayList<>();
+		Set<EntryRecord> planned = plan == null ? null : recordsOf(plan);
 		try {
 			for (EntryRecord r : selected) {
 				checkCanceled();
-				String rel = r.nameAfter(prefixLength);
 				try {
 					switch (r.type) {
 						case DIRECTORY -> {
+							String rel = r.nameAfter(prefixLength);
 							tree.makeFolder(rel.substring(0, rel.length() - 1));
 							dirs.add(r);
 							progress.entryDone(0);
 						}
 						case SYMLINK -> {
-							if (verifying()) {
-								submitFile(r, rel); // its data is the target: checked like a small file
+							if (verifying()) { // its data is the target: checked like a small file
+								submitFile(r, r.nameAfter(prefixLength));
 							} else {
 								links.add(r);
 							}
 						}
 						case FILE -> {
-							if (plan == null || plan.writes(r.name())) {
-								submitFile(r, rel);
+							if (planned == null || planned.contains(r)) {
+								submitFile(r, r.nameAfter(prefixLength));
 							} else { // identical in the target, as the plan found
 								skipped.incrementAndGet();
 								progress.entryDone(r.size);
@@ -220,6 +223,21 @@ final class Extractor {
 			workers.close();
 			slots.clear();
 		}
+	}
+
+	/**
+	 * @return the records the plan writes: looked up once each, so that the walk over every selected record makes
+	 *         no name of those it leaves as they are (most of them, in a restore where little differs)
+	 */
+	private Set<EntryRecord> recordsOf(ExtractPlan plan) {
+		Set<EntryRecord> records = Collections.newSetFromMap(new IdentityHashMap<>(plan.toWrite().size()));
+		for (String name : plan.toWrite()) {
+			EntryRecord r = reader.record(name);
+			if (r != null) {
+				records.add(r);
+			}
+		}
+		return records;
 	}
 
 	/** @return the indices of the records under any of the prefixes, ascending, each once */

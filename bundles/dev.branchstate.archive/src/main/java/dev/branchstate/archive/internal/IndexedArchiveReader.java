@@ -14,6 +14,7 @@ import java.util.Optional;
 import dev.branchstate.archive.ArchiveEntry;
 import dev.branchstate.archive.ArchiveException;
 import dev.branchstate.archive.ArchiveReader;
+import dev.branchstate.archive.EntryType;
 import dev.branchstate.archive.ExtractOptions;
 import dev.branchstate.archive.ExtractPlan;
 import dev.branchstate.archive.ExtractResult;
@@ -273,6 +274,17 @@ public final class IndexedArchiveReader implements ArchiveReader {
 			l.add(records[i].toEntry());
 		}
 		return l;
+	}
+
+	@Override
+	public long fileCount(String prefix) {
+		long count = 0;
+		for (int i : indicesUnder(prefix)) {
+			if (records[i].type == EntryType.FILE) {
+				count++;
+			}
+		}
+		return count;
 	}
 
 	@Override
