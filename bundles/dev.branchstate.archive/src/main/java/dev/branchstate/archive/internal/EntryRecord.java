@@ -15,7 +15,7 @@ final class EntryRecord {
 	 * The name in UTF-8, in two parts: its folder (up to its last '/' but a folder entry's own, empty for a name at
 	 * the top or a writer's record), then the rest. For the reader both are in a page that holds the names of many
 	 * records (128 kB), a folder's bytes once for all the names of the folder that follow it in the page; for the
-	 * writer the name's own array, all of it the rest. No string per entry: ~150 bytes of a large state's name (its
+	 * writer the name's own array, all of it the rest, or the bytes of the previous archive's record of the name. No string per entry: ~150 bytes of a large state's name (its
 	 * bytes, a String and an array header) become the bytes of its last segment; a string is made when one is needed
 	 * ({@link #name()}).
 	 */
@@ -77,6 +77,14 @@ final class EntryRecord {
 		this.type = type;
 		this.mode = (char) mode;
 		this.mtimeNtfs = mtimeNtfs;
+	}
+
+	/**
+	 * @return a new record of the same name as this one, its name's bytes shared with this record's (a writer's record
+	 *         for a file the previous archive holds: no array of its own per name)
+	 */
+	EntryRecord sameName(EntryType type, int mode, long mtimeNtfs) {
+		return new EntryRecord(names, folderOffset, folderLength, restOffset, nameLength, type, mode, mtimeNtfs);
 	}
 
 	/** @return the name (a new string: for messages, and where a string is needed once) */

@@ -466,6 +466,18 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		return r;
 	}
 
+	/**
+	 * @return a new record of a file whose name the previous archive's entry {@code p} has: its name's bytes are that
+	 *         entry's (in the pages of the previous archive's index, which stays open as long as this writer), so that
+	 *         a save that writes most files again (a full build) does not hold every name twice
+	 */
+	private EntryRecord newRecord(EntryRecord p, int mode, FileTime mtime) {
+		EntryRecord r = p.sameName(EntryType.FILE, mode & 07777, ZipFormat.toNtfs(ZipFormat.truncate(mtime)));
+		records.add(r);
+		progress.planned(1, 0);
+		return r;
+	}
+
 	private EntryRecord addFolder(String name, BasicFileAttributes attrs) throws IOException {
 		try {
 			EntryRecord r = newRecord(name.endsWith("/") ? name : name + "/", EntryType.DIRECTORY,
@@ -500,7 +512,8 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 				if (p != null && share(p, mode, attrs.lastModifiedTime(), size)) {
 					return;
 				}
-				EntryRecord r = newRecord(name, utf8, EntryType.FILE, mode, attrs.lastModifiedTime());
+				EntryRecord r = p != null ? newRecord(p, mode, attrs.lastModifiedTime())
+						: newRecord(name, utf8, EntryType.FILE, mode, attrs.lastModifiedTime());
 				if (p != null && submitCopy(r, p, size)) {
 					return;
 				}
