@@ -28,6 +28,17 @@ public interface ArchiveReader extends AutoCloseable {
 	 */
 	long fileCount(String prefix);
 
+	/**
+	 * Reads what archive {@code other} knows of the files of this one, for {@link ExtractOptions#withKnownFiles}: for
+	 * each file entry of this archive, the size, time and CRC-32 of {@code other}'s file entry of the same name. Keeps
+	 * 20 bytes per entry of this archive and no index of {@code other}, whose central directory is read a chunk at a
+	 * time and checked against the checksum its writer recorded.
+	 *
+	 * @throws ArchiveException naming {@code other} when it is not an archive of this engine or its central directory
+	 *             is damaged
+	 */
+	KnownContent knownContentOf(Path other) throws IOException;
+
 	/** @return the entry with exactly this name */
 	Optional<ArchiveEntry> entry(String name);
 

@@ -1,10 +1,8 @@
 package dev.branchstate.archive;
 
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
-import java.util.function.Function;
 
 /**
  * Options of {@link ArchiveReader#extract(java.nio.file.Path, ExtractOptions)}. Immutable; each {@code withX}
@@ -26,7 +24,7 @@ public final class ExtractOptions {
 	private long maxTotalSize = Long.MAX_VALUE;
 	private long maxRatio = 1_000_000;
 	private ExtractPlan plan;
-	private Function<String, Optional<ArchiveEntry>> knownFiles;
+	private KnownContent knownFiles;
 
 	private ExtractOptions() {
 	}
@@ -187,23 +185,24 @@ public final class ExtractOptions {
 	}
 
 	/**
-	 * What is known of the target's files, for a differential extraction and a plan: for an entry's full name, the
-	 * entry that described the file at its place when another archive was written from the target or extracted into
-	 * it (the state saved or restored last, say). A target file of the size and time of that entry is taken to hold
-	 * its content, as a file of the extracted entry's own size and time is taken to hold the extracted entry's: it is
-	 * then identical if the two entries' sizes and CRC-32s are, and differs otherwise, without being read, and its
+	 * What is known of the target's files, for a differential extraction and a plan: for an entry's full name, what
+	 * the entry that described the file at its place said of it when another archive was written from the target or
+	 * extracted into it (the state saved or restored last, say). A target file of the size and time of that entry is
+	 * taken to hold its content, as a file of the extracted entry's own size and time is taken to hold the extracted
+	 * entry's: it is then identical if the two CRC-32s are, and differs otherwise, without being read, and its
 	 * time is left as it is. Two states saved from builds of the same sources at different times thus restore over
 	 * each other by their central directories alone. Called from the extraction's workers, only for files of the
 	 * entry's size and another time (never with {@link #withVerifyContent}); a lookup may open the other archive
-	 * then, or answer empty until that is worth it (the file is then read). Default {@code null}: nothing known.
+	 * then ({@link ArchiveReader#knownContentOf}), or answer empty until that is worth it (the file is then read).
+	 * Default {@code null}: nothing known.
 	 */
-	public ExtractOptions withKnownFiles(Function<String, Optional<ArchiveEntry>> value) {
+	public ExtractOptions withKnownFiles(KnownContent value) {
 		ExtractOptions o = copy();
 		o.knownFiles = value;
 		return o;
 	}
 
-	public Function<String, Optional<ArchiveEntry>> knownFiles() {
+	public KnownContent knownFiles() {
 		return knownFiles;
 	}
 

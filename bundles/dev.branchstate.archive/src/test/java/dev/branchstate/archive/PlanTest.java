@@ -103,7 +103,13 @@ class PlanTest {
 			Files.setLastModifiedTime(out.resolve("same.bin"), known.entry("p/same.bin").orElseThrow().lastModified());
 			ExtractOptions options = ExtractOptions.defaults().withPrefix("p/").withDifferential(true);
 
-			ExtractPlan plan = r.plan(out, options.withKnownFiles(known::entry));
+			KnownContent content = r.knownContentOf(newer);
+			assertThat(content.crc32("p/large.bin", Files.size(out.resolve("large.bin")), newerTime))
+					.hasValue(known.entry("p/large.bin").orElseThrow().crc32());
+			assertThat(content.crc32("p/large.bin", Files.size(out.resolve("large.bin")), FileTime.fromMillis(0)))
+					.as("another time: nothing known").isEmpty();
+			assertThat(content.crc32("p/link", 0, newerTime)).as("a link: no file").isEmpty();
+			ExtractPlan plan = r.plan(out, options.withKnownFiles(content));
 
 			assertThat(plan.toWrite()).containsExactlyInAnyOrder("p/edited.bin", "p/link");
 			assertThat(plan.identical()).isEqualTo(3);
@@ -116,6 +122,35 @@ class PlanTest {
 			assertThat(unknown.toWrite()).as("read: same.bin differs").containsExactlyInAnyOrder("p/same.bin",
 					"p/link");
 			assertThat(unknown.identical()).isEqualTo(3);
+		}
+	}
+
+	/**
+	 * The known content of an archive whose central directory was damaged after it was written is refused, naming
+	 * the archive: the checksum its writer recorded decides, after the last record was read.
+	 */
+	@Test
+	void theKnownContentOfADamagedArchiveIsRefused() throws Exception {
+		Path older = archive();
+		Path damaged = tmp.resolve("damaged.zip");
+		Files.copy(older, damaged);
+		byte[] bytes = Files.readAllBytes(damaged);
+		byte[] name = "p/edited.bin".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+		int last = -1;
+		for (int i = 0; i + name.length <= bytes.length; i++) { // the last occurrence: its central record
+			if (java.util.Arrays.equals(bytes, i, i + name.length, name, 0, name.length)) {
+				last = i;
+			}
+		}
+		bytes[last + 2] = 'E'; // p/Edited.bin: a valid name, another file
+		Files.write(damaged, bytes);
+		try (ArchiveReader r = Archives.open(older)) {
+			assertThatThrownBy(() -> r.knownContentOf(damaged)).isInstanceOfSatisfying(ArchiveException.class, e -> {
+				assertThat(e.getArchive()).isEqualTo(damaged);
+				assertThat(e.getMessage()).contains("damaged central directory");
+			});
+			assertThatThrownBy(() -> r.knownContentOf(tmp.resolve("absent.zip")))
+					.isInstanceOf(java.io.IOException.class);
 		}
 	}
 

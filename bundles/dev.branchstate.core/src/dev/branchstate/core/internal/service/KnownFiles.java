@@ -3,16 +3,16 @@ package dev.branchstate.core.internal.service;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Function;
 
-import dev.branchstate.archive.ArchiveEntry;
 import dev.branchstate.archive.ArchiveReader;
-import dev.branchstate.archive.Archives;
 import dev.branchstate.archive.ExtractOptions;
+import dev.branchstate.archive.KnownContent;
 import dev.branchstate.core.StateInfo;
 
 /**
@@ -24,10 +24,12 @@ import dev.branchstate.core.StateInfo;
  * <p>
  * The archive is opened only once a restore has asked about {@link #ASKS_BEFORE_OPENING} files (across all its
  * plans), so that a restore where few files have another time (most: the exact one has none) reads those few instead
- * of parsing a second central directory. Until then, and when it cannot be opened (deleted meanwhile, damaged), it
- * knows nothing: the files are read, as without it; a restore of that state will say what is wrong with it.
+ * of parsing a second central directory. Opened, it keeps no index of the other archive: its central directory is
+ * read a chunk at a time into 20 bytes per entry of the restored one ({@link ArchiveReader#knownContentOf}). Until
+ * then, and when it cannot be opened (deleted meanwhile, damaged), it knows nothing: the files are read, as without
+ * it; a restore of that state will say what is wrong with it.
  */
-public final class KnownFiles implements Function<String, Optional<ArchiveEntry>>, AutoCloseable {
+public final class KnownFiles implements KnownContent, AutoCloseable {
 
 	/**
 	 * Files asked about (of their entry's size and another time, each to be read otherwise) before the archive is
@@ -42,59 +44,61 @@ public final class KnownFiles implements Function<String, Optional<ArchiveEntry>
 			"dev.branchstate.knownFilesAsksBeforeOpening"; //$NON-NLS-1$
 
 	private final Path archive;
+	private final ArchiveReader restored;
 	private final long asksBeforeOpening = Long.getLong(ASKS_BEFORE_OPENING_PROPERTY, ASKS_BEFORE_OPENING)
 			.longValue();
 	private final AtomicLong asked = new AtomicLong();
-	private volatile ArchiveReader reader;
+	private volatile KnownContent content;
 	private volatile boolean unreadable;
 	private boolean closed;
 
-	private KnownFiles(Path archive) {
+	private KnownFiles(Path archive, ArchiveReader restored) {
 		this.archive = archive;
+		this.restored = restored;
 	}
 
 	/**
-	 * @param states   the repository's states
-	 * @param restored the state being restored
+	 * @param states        the repository's states
+	 * @param restoredState the state being restored
+	 * @param restored      its archive, open: what the other state knows is kept per entry of it
+	 *                      ({@link ArchiveReader#knownContentOf})
 	 * @return the entries of the state of {@code states} saved or restored last, other than {@code restored}
 	 */
-	static Optional<KnownFiles> lastUsed(List<StateInfo> states, StateInfo restored) {
-		return states.stream().filter(s -> !s.commitId().equals(restored.commitId()))
+	static Optional<KnownFiles> lastUsed(List<StateInfo> states, StateInfo restoredState, ArchiveReader restored) {
+		return states.stream().filter(s -> !s.commitId().equals(restoredState.commitId()))
 				.filter(s -> Files.isRegularFile(s.archive())).max(Comparator.comparing(StateInfo::lastUsed))
-				.map(s -> new KnownFiles(s.archive()));
+				.map(s -> new KnownFiles(s.archive(), restored));
 	}
 
 	@Override
-	public Optional<ArchiveEntry> apply(String name) {
-		ArchiveReader r = reader;
-		if (r == null) {
+	public OptionalInt crc32(String name, long size, FileTime lastModified) {
+		KnownContent c = content;
+		if (c == null) {
 			if (asked.incrementAndGet() <= asksBeforeOpening) {
-				return Optional.empty();
+				return OptionalInt.empty();
 			}
-			r = open();
-			if (r == null) {
-				return Optional.empty();
+			c = open();
+			if (c == null) {
+				return OptionalInt.empty();
 			}
 		}
-		return r.entry(name);
+		return c.crc32(name, size, lastModified);
 	}
 
-	private synchronized ArchiveReader open() {
-		if (reader == null && !unreadable && !closed) {
+	private synchronized KnownContent open() {
+		if (content == null && !unreadable && !closed) {
 			try {
-				reader = Archives.open(archive);
+				content = restored.knownContentOf(archive);
 			} catch (IOException | RuntimeException e) {
 				unreadable = true;
 			}
 		}
-		return reader;
+		return content;
 	}
 
 	@Override
 	public synchronized void close() {
 		closed = true;
-		if (reader != null) {
-			reader.close();
-		}
+		content = null;
 	}
 }

@@ -718,7 +718,7 @@ public final class StateService implements IStateService {
 			MultiStatus problems = new MultiStatus(StateService.class, 0,
 					NLS.bind(Messages.Service_restoredPartly, dir, shortId(commitId)));
 			try (ArchiveReader reader = Archives.open(state.archive());
-					KnownFiles known = KnownFiles.lastUsed(store.states(dir), state).orElse(null)) {
+					KnownFiles known = KnownFiles.lastUsed(store.states(dir), state, reader).orElse(null)) {
 				List<Selected> selected = select(reader, dir, problems);
 				sub.worked(2);
 				long files = selected.stream().map(s -> s.part().prefix()).distinct().mapToLong(reader::fileCount)

@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
@@ -100,6 +101,22 @@ final class CentralDirectory {
 		Parser p = new Parser(path, ch, chunk);
 		EntryRecord[] records = p.parse();
 		return new Parsed(records, p.nameOrder, p.cdOffset, p.cdChecked);
+	}
+
+	/**
+	 * Reads the central directory of the archive {@code path}, open as {@code ch}, handing each record to
+	 * {@code visitor} once its chunk is parsed and keeping none: the heap holds one chunk's records at a time. Only for
+	 * an archive whose comment records the directory's CRC-32 (this engine's); that is checked after the last record
+	 * was handed over, so what the visitor made of them is to be dropped when this throws. The names are checked one by
+	 * one, as an index's are, but not against each other (duplicates, an entry below a file): the visitor sees them.
+	 */
+	static void visit(Path path, FileChannel ch, Consumer<EntryRecord> visitor) throws IOException {
+		visit(path, ch, CHUNK, visitor);
+	}
+
+	/** @param chunk the most bytes of the directory held at once (tests: small ones, records across chunks) */
+	static void visit(Path path, FileChannel ch, int chunk, Consumer<EntryRecord> visitor) throws IOException {
+		new Parser(path, ch, chunk).visit(visitor);
 	}
 
 	/** @return the indices of the records sorted by name (as unsigned bytes of UTF-8: by code point) */
@@ -358,7 +375,51 @@ final class CentralDirectory {
 			cdChecked = true;
 		}
 
+		/** the end record's: the entries, the directory's size, and the CRC-32 the comment records (or -1) */
+		private int entries;
+		private long cdSize;
+		private long expectedCrc;
+		private long eocdPos;
+
 		EntryRecord[] parse() throws IOException {
+			locate();
+			java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+			EntryRecord[] recs = new EntryRecord[entries];
+			Set<String> folders = new HashSet<>();
+			ArchiveException damage = parseInChunks(recs, null, folders, crc);
+			if (expectedCrc >= 0) { // a damaged directory is refused for its checksum first
+				checkCrc(crc, expectedCrc, cdOffset + cdSize, eocdPos);
+			}
+			if (damage != null) {
+				throw damage;
+			}
+			nameOrder = nameOrder(recs);
+			for (int k = 1; k < nameOrder.length; k++) {
+				EntryRecord r = recs[nameOrder[k]];
+				if (r.compareName(recs[nameOrder[k - 1]]) == 0) {
+					throw bad("duplicate entry name", r.name(), r.localOffset);
+				}
+			}
+			checkNothingBelowFilesOrLinks(recs, nameOrder, folders);
+			return recs;
+		}
+
+		void visit(Consumer<EntryRecord> visitor) throws IOException {
+			locate();
+			if (expectedCrc < 0) {
+				throw bad("no checksum of the central directory in the archive's comment: damaged there, or not"
+						+ " written by this engine", null, eocdPos);
+			}
+			java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+			ArchiveException damage = parseInChunks(null, visitor, new HashSet<>(), crc);
+			checkCrc(crc, expectedCrc, cdOffset + cdSize, eocdPos);
+			if (damage != null) {
+				throw damage;
+			}
+		}
+
+		/** Reads the end records: where the directory is, its size and entries, and the checksum recorded. */
+		private void locate() throws IOException {
 			long fileSize = ch.size();
 			if (fileSize < ZipFormat.END_LEN) {
 				throw bad("not a ZIP archive (too short: " + fileSize + " bytes)", null, 0);
@@ -410,26 +471,10 @@ final class CentralDirectory {
 				throw bad("entry count " + entries + " does not fit a central directory of " + cdSize + " bytes",
 						null, eocdPos);
 			}
-			long expectedCrc = recordedCrc(tail, eocd, eocdPos);
-			java.util.zip.CRC32 crc = new java.util.zip.CRC32();
-			EntryRecord[] recs = new EntryRecord[(int) entries];
-			Set<String> folders = new HashSet<>();
-			ArchiveException damage = parseInChunks(cdSize, recs, folders, crc);
-			if (expectedCrc >= 0) { // a damaged directory is refused for its checksum first
-				checkCrc(crc, expectedCrc, cdOffset + cdSize, eocdPos);
-			}
-			if (damage != null) {
-				throw damage;
-			}
-			nameOrder = nameOrder(recs);
-			for (int k = 1; k < nameOrder.length; k++) {
-				EntryRecord r = recs[nameOrder[k]];
-				if (r.compareName(recs[nameOrder[k - 1]]) == 0) {
-					throw bad("duplicate entry name", r.name(), r.localOffset);
-				}
-			}
-			checkNothingBelowFilesOrLinks(recs, nameOrder, folders);
-			return recs;
+			this.entries = (int) entries; // (at most MAX_SIZE / CEN_LEN)
+			this.cdSize = cdSize;
+			this.eocdPos = eocdPos;
+			this.expectedCrc = recordedCrc(tail, eocd, eocdPos);
 		}
 
 		/**
@@ -439,9 +484,10 @@ final class CentralDirectory {
 		 * goes into {@code crc}, also after a damaged record, so that a damaged directory is refused for its checksum
 		 * when it has one.
 		 *
+		 * @param recs    gets the records at their index; {@code null}: each chunk's records go to {@code visitor}
 		 * @return the first damage found in the records, or null
 		 */
-		private ArchiveException parseInChunks(long cdSize, EntryRecord[] recs, Set<String> folders,
+		private ArchiveException parseInChunks(EntryRecord[] recs, Consumer<EntryRecord> visitor, Set<String> folders,
 				java.util.zip.CRC32 crc) throws IOException {
 			ByteBuffer chunk = ZipFormat.le(ByteBuffer.allocate((int) Math.min(cdSize, chunkSize)));
 			long read = 0; // bytes of the directory read
@@ -458,19 +504,27 @@ final class CentralDirectory {
 				}
 				crc.update(chunk.array(), from, chunk.position() - from);
 				read += chunk.position() - from;
-				if (damage != null || next == recs.length) {
+				if (damage != null || next == entries) {
 					chunk.clear();
 					continue; // read for the checksum only: damaged, or what follows the last record
 				}
 				chunk.flip();
 				try {
-					int[] starts = recordStarts(chunk, chunkStart, next, recs.length - next, read == cdSize);
+					int[] starts = recordStarts(chunk, chunkStart, next, entries - next, read == cdSize);
 					int count = starts.length - 1;
 					if (count == 0 && chunk.limit() == chunk.capacity()) { // (only a chunk smaller than a record)
 						throw bad("central directory record " + next + " larger than " + chunk.capacity() + " bytes",
 								null, cdOffset + chunkStart);
 					}
-					parseRecords(chunk, chunkStart, starts, recs, next, folders);
+					if (recs != null) {
+						parseRecords(chunk, chunkStart, starts, recs, next, folders);
+					} else {
+						EntryRecord[] parsed = new EntryRecord[count];
+						parseRecords(chunk, chunkStart, starts, parsed, 0, folders);
+						for (EntryRecord r : parsed) {
+							visitor.accept(r);
+						}
+					}
 					next += count;
 					chunk.position(starts[count]);
 				} catch (ArchiveException e) {
@@ -481,7 +535,7 @@ final class CentralDirectory {
 				chunkStart += chunk.position();
 				chunk.compact(); // the part of a record the chunk ends with goes first in the next
 			}
-			if (damage == null && next < recs.length) {
+			if (damage == null && next < entries) {
 				damage = bad("bad central directory record " + next, null, cdOffset + chunkStart);
 			}
 			return damage;

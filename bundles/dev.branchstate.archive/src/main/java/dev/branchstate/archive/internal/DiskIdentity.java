@@ -9,10 +9,9 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.zip.CRC32;
 
-import dev.branchstate.archive.ArchiveEntry;
 import dev.branchstate.archive.ExtractOptions;
 
 /**
@@ -53,10 +52,9 @@ final class DiskIdentity {
 			return true;
 		}
 		if (!options.verifyContent() && options.knownFiles() != null) {
-			Optional<ArchiveEntry> known = options.knownFiles().apply(r.name());
-			if (known.isPresent() && known.get().isFile() && known.get().size() == a.size()
-					&& ZipFormat.sameTime(a.lastModifiedTime(), known.get().lastModified())) {
-				return known.get().crc32() == r.crc; // (the sizes are equal)
+			OptionalInt known = options.knownFiles().crc32(r.name(), a.size(), a.lastModifiedTime());
+			if (known.isPresent()) {
+				return known.getAsInt() == r.crc; // (the sizes are equal)
 			}
 		}
 		Path file = root.resolve(rel);

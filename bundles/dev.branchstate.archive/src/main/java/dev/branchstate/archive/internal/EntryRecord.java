@@ -103,6 +103,14 @@ final class EntryRecord {
 		return new String(utf8, StandardCharsets.UTF_8);
 	}
 
+	/** @return the name in UTF-8 (a new array) */
+	byte[] nameBytes() {
+		byte[] utf8 = new byte[nameLength];
+		System.arraycopy(names, folderOffset, utf8, 0, folderLength);
+		System.arraycopy(names, restOffset, utf8, folderLength, nameLength - folderLength);
+		return utf8;
+	}
+
 	/** Puts the name's bytes into {@code b} at {@code at}. */
 	void putName(ByteBuffer b, int at) {
 		b.put(at, names, folderOffset, folderLength);

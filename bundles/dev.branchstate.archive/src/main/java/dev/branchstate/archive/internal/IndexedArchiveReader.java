@@ -18,6 +18,7 @@ import dev.branchstate.archive.EntryType;
 import dev.branchstate.archive.ExtractOptions;
 import dev.branchstate.archive.ExtractPlan;
 import dev.branchstate.archive.ExtractResult;
+import dev.branchstate.archive.KnownContent;
 
 /**
  * An open state archive: its central directory read once and checked ({@link CentralDirectory}) into an index of
@@ -228,20 +229,38 @@ public final class IndexedArchiveReader implements ArchiveReader {
 
 		/** @param name the name in UTF-8 */
 		EntryRecord find(byte[] name) {
+			int at = positionOf(name);
+			return at < 0 ? null : records[nameOrder[at]];
+		}
+
+		/**
+		 * @param name the name in UTF-8
+		 * @return its position in the name order, -1 when no entry has it
+		 */
+		int positionOf(byte[] name) {
 			int[] order = nameOrder;
 			for (int k = next; k < Math.min(next + 2, order.length); k++) { // (or after a folder's entry)
 				if (records[order[k]].nameIs(name)) {
 					next = k + 1;
-					return records[order[k]];
+					return k;
 				}
 			}
-			int at = positionOf(name);
-			if (at < 0) {
-				return null;
+			int at = IndexedArchiveReader.this.positionOf(name);
+			if (at >= 0) {
+				next = at + 1;
 			}
-			next = at + 1;
-			return records[order[at]];
+			return at;
 		}
+	}
+
+	/** @return the record at {@code position} in the name order */
+	EntryRecord recordAt(int position) {
+		return records[nameOrder[position]];
+	}
+
+	@Override
+	public KnownContent knownContentOf(Path other) throws IOException {
+		return KnownEntries.read(this, other);
 	}
 
 	/** @param name the name in UTF-8 */
@@ -251,7 +270,7 @@ public final class IndexedArchiveReader implements ArchiveReader {
 	}
 
 	/** @return the position of the name (UTF-8) in the name order, -1 when no entry has it */
-	private int positionOf(byte[] name) {
+	int positionOf(byte[] name) {
 		int at = CentralDirectory.firstAtLeast(records, nameOrder, name);
 		return at < nameOrder.length && records[nameOrder[at]].nameIs(name) ? at : -1;
 	}

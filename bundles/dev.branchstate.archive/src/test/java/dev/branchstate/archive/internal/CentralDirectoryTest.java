@@ -120,6 +120,14 @@ class CentralDirectoryTest {
 		assertThat(parsed.records()).hasSize(records.size());
 		assertThat(parsed.records()[29_999].name()).isEqualTo(records.get(29_999).name());
 		assertThat(parsed.records()[29_999].localOffset).isEqualTo(100L * 29_998);
+
+		List<String> visited = new java.util.ArrayList<>();
+		try (FileChannel ch = FileChannel.open(file)) { // chunks of 64 kB: records cut between chunks
+			CentralDirectory.visit(file, ch, 64 << 10, r -> visited.add(r.name() + " " + r.localOffset));
+		}
+		assertThat(visited).as("visited in the directory's order, as an index holds them")
+				.containsExactlyElementsOf(java.util.Arrays.stream(parsed.records())
+						.map(r -> r.name() + " " + r.localOffset).toList());
 	}
 
 	@Test
