@@ -7,10 +7,9 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -160,7 +159,7 @@ final class Extractor {
 				ZstdDecompressCtx::new, this::wrap);
 		List<EntryRecord> links = new ArrayList<>();
 		List<EntryRecord> dirs = new ArrayList<>();
-		Set<EntryRecord> planned = plan == null ? null : recordsOf(plan);
+		long[] planned = plan == null ? null : offsetsOf(plan);
 		try {
 			for (EntryRecord r : selected) {
 				checkCanceled();
@@ -180,7 +179,7 @@ final class Extractor {
 							}
 						}
 						case FILE -> {
-							if (planned == null || planned.contains(r)) {
+							if (planned == null || Arrays.binarySearch(planned, r.localOffset) >= 0) {
 								submitFile(r, r.nameAfter(prefixLength));
 							} else { // identical in the target, as the plan found
 								skipped.incrementAndGet();
@@ -226,18 +225,22 @@ final class Extractor {
 	}
 
 	/**
-	 * @return the records the plan writes: looked up once each, so that the walk over every selected record makes
-	 *         no name of those it leaves as they are (most of them, in a restore where little differs)
+	 * @return where the entries the plan writes start (each entry's own), sorted: looked up once each, so that the
+	 *         walk over every selected record makes no name of those it leaves as they are (most of them, in a
+	 *         restore where little differs)
 	 */
-	private Set<EntryRecord> recordsOf(ExtractPlan plan) {
-		Set<EntryRecord> records = Collections.newSetFromMap(new IdentityHashMap<>(plan.toWrite().size()));
+	private long[] offsetsOf(ExtractPlan plan) {
+		long[] offsets = new long[plan.toWrite().size()];
+		int n = 0;
 		for (String name : plan.toWrite()) {
 			EntryRecord r = reader.record(name);
 			if (r != null) {
-				records.add(r);
+				offsets[n++] = r.localOffset;
 			}
 		}
-		return records;
+		offsets = Arrays.copyOf(offsets, n);
+		Arrays.sort(offsets);
+		return offsets;
 	}
 
 	/** @return the indices of the records under any of the prefixes, ascending, each once */
