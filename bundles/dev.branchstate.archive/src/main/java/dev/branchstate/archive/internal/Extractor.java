@@ -279,8 +279,16 @@ final class Extractor {
 		for (ExtractPlan plan : verifySkipping) {
 			// into an empty target, the extraction's own checks suffice when the caller asks so
 			boolean checkedWhenWritten = plan.emptyTarget() && options.emptyTargetsCheckedWhileWritten();
+			if (!checkedWhenWritten) { // (the names it writes looked up once each: no name made per record)
+				byte[] prefix = plan.prefix().getBytes(StandardCharsets.UTF_8);
+				for (String name : plan.toWrite()) {
+					int i = reader.indexOf(name);
+					if (i >= 0 && records[i].nameStartsWith(prefix)) {
+						written[i] = true;
+					}
+				}
+			}
 			for (int i : reader.indicesUnder(plan.prefix())) {
-				written[i] |= plan.writes(records[i].name()) && !checkedWhenWritten;
 				EntryType type = records[i].type;
 				skip[i] = type == EntryType.DIRECTORY || type == EntryType.FILE && !written[i];
 			}

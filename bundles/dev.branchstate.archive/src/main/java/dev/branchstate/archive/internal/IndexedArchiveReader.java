@@ -253,6 +253,12 @@ public final class IndexedArchiveReader implements ArchiveReader {
 		}
 	}
 
+	/** @return the index in the central directory of the entry of that name, -1 when there is none */
+	int indexOf(String name) {
+		int at = positionOf(name.getBytes(StandardCharsets.UTF_8));
+		return at < 0 ? -1 : nameOrder[at];
+	}
+
 	/** @return the record at {@code position} in the name order */
 	EntryRecord recordAt(int position) {
 		return records[nameOrder[position]];
