@@ -134,16 +134,7 @@ class PlanTest {
 		Path older = archive();
 		Path damaged = tmp.resolve("damaged.zip");
 		Files.copy(older, damaged);
-		byte[] bytes = Files.readAllBytes(damaged);
-		byte[] name = "p/edited.bin".getBytes(java.nio.charset.StandardCharsets.UTF_8);
-		int last = -1;
-		for (int i = 0; i + name.length <= bytes.length; i++) { // the last occurrence: its central record
-			if (java.util.Arrays.equals(bytes, i, i + name.length, name, 0, name.length)) {
-				last = i;
-			}
-		}
-		bytes[last + 2] = 'E'; // p/Edited.bin: a valid name, another file
-		Files.write(damaged, bytes);
+		TestTrees.renameInCentralDirectory(damaged, "p/edited.bin", 2, 'E'); // p/Edited.bin
 		try (ArchiveReader r = Archives.open(older)) {
 			assertThatThrownBy(() -> r.knownContentOf(damaged)).isInstanceOfSatisfying(ArchiveException.class, e -> {
 				assertThat(e.getArchive()).isEqualTo(damaged);

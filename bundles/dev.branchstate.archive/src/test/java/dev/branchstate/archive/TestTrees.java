@@ -84,6 +84,26 @@ final class TestTrees {
 		return b;
 	}
 
+	/**
+	 * Changes the character at {@code index} of an entry's name in its central record (the name's last occurrence in
+	 * the archive) to {@code to}: a valid name of another file, so that only the directory's checksum can tell.
+	 */
+	static void renameInCentralDirectory(Path zip, String name, int index, char to) throws IOException {
+		byte[] bytes = Files.readAllBytes(zip);
+		byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
+		int last = -1;
+		for (int i = 0; i + utf8.length <= bytes.length; i++) {
+			if (java.util.Arrays.equals(bytes, i, i + utf8.length, utf8, 0, utf8.length)) {
+				last = i;
+			}
+		}
+		if (last < 0) {
+			throw new AssertionError(name + " not found in the archive");
+		}
+		bytes[last + index] = (byte) to;
+		Files.write(zip, bytes);
+	}
+
 	/** Flips one byte of the archive inside the first place where a 32-byte sample of {@code content} occurs. */
 	static void damage(Path zip, byte[] content, int from) throws IOException {
 		byte[] bytes = Files.readAllBytes(zip);

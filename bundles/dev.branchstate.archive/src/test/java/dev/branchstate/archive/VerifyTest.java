@@ -144,16 +144,7 @@ class VerifyTest {
 	@Test
 	void aDamagedCentralDirectoryIsRefusedWhenTheArchiveIsOpened() throws Exception {
 		Path zip = archive(TestTrees.noise(4000, 11), TestTrees.noise(300_000, 12));
-		byte[] bytes = Files.readAllBytes(zip);
-		byte[] name = "b/text.txt".getBytes(java.nio.charset.StandardCharsets.UTF_8);
-		int last = -1;
-		for (int i = 0; i + name.length <= bytes.length; i++) { // the last occurrence: its central record
-			if (java.util.Arrays.equals(bytes, i, i + name.length, name, 0, name.length)) {
-				last = i;
-			}
-		}
-		bytes[last + 2] = 'T'; // b/Text.txt: a valid name, another file
-		Files.write(zip, bytes);
+		TestTrees.renameInCentralDirectory(zip, "b/text.txt", 2, 'T'); // b/Text.txt
 		assertThatThrownBy(() -> Archives.open(zip)).isInstanceOfSatisfying(ArchiveException.class, e -> {
 			assertThat(e.getArchive()).isEqualTo(zip);
 			assertThat(e.getMessage()).contains("damaged central directory");
