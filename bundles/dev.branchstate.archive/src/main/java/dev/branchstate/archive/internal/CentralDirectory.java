@@ -15,8 +15,8 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Consumer;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.stream.IntStream;
 
 import dev.branchstate.archive.ArchiveEntry;
@@ -301,6 +301,11 @@ final class CentralDirectory {
 		long cdOffset;
 		boolean cdChecked;
 		int[] nameOrder;
+		/** the end records': the entries, the directory's size, the CRC-32 the comment records (or -1), where it is */
+		private int entries;
+		private long cdSize;
+		private long expectedCrc;
+		private long eocdPos;
 
 		private final int chunkSize;
 
@@ -374,12 +379,6 @@ final class CentralDirectory {
 			}
 			cdChecked = true;
 		}
-
-		/** the end record's: the entries, the directory's size, and the CRC-32 the comment records (or -1) */
-		private int entries;
-		private long cdSize;
-		private long expectedCrc;
-		private long eocdPos;
 
 		EntryRecord[] parse() throws IOException {
 			locate();

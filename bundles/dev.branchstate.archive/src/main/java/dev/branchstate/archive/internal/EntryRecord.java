@@ -15,9 +15,9 @@ final class EntryRecord {
 	 * The name in UTF-8, in two parts: its folder (up to its last '/' but a folder entry's own, empty for a name at
 	 * the top or a writer's record), then the rest. For the reader both are in a page that holds the names of many
 	 * records (128 kB), a folder's bytes once for all the names of the folder that follow it in the page; for the
-	 * writer the name's own array, all of it the rest, or the bytes of the previous archive's record of the name. No string per entry: ~150 bytes of a large state's name (its
-	 * bytes, a String and an array header) become the bytes of its last segment; a string is made when one is needed
-	 * ({@link #name()}).
+	 * writer the name's own array, all of it the rest, or the bytes of the previous archive's record of the name. No
+	 * string per entry: ~150 bytes of a large state's name (its bytes, a String and an array header) become the bytes
+	 * of its last segment; a string is made when one is needed ({@link #name()}).
 	 */
 	private final byte[] names;
 	private final int folderOffset;
