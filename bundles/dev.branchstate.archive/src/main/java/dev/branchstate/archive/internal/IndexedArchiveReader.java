@@ -251,6 +251,21 @@ public final class IndexedArchiveReader implements ArchiveReader {
 			}
 			return at;
 		}
+
+		/**
+		 * Puts {@code r}, a record of the name found last, in this index in place of the record found: a writer's
+		 * new record of a file whose previous entry this index held. The record found is then held only by the work
+		 * that still reads its bytes, so a save that writes most files again holds one record a file, not two. The
+		 * index is then a writer's, no longer its archive's: only for a save's previous archive, whose names the
+		 * writer looks up once each.
+		 */
+		void supersedeFound(EntryRecord r) {
+			int at = next - 1;
+			if (at < 0 || records[nameOrder[at]].compareName(r) != 0) {
+				throw new IllegalStateException("not the name found last: " + r.name());
+			}
+			records[nameOrder[at]] = r;
+		}
 	}
 
 	/** @return the index in the central directory of the entry of that name, -1 when there is none */
