@@ -62,7 +62,7 @@ public final class KnownFiles implements KnownContent, AutoCloseable {
 	 * @param restoredState the state being restored
 	 * @param restored      its archive, open: what the other state knows is kept per entry of it
 	 *                      ({@link ArchiveReader#knownContentOf})
-	 * @return the entries of the state of {@code states} saved or restored last, other than {@code restored}
+	 * @return the entries of the state of {@code states} saved or restored last, other than {@code restoredState}
 	 */
 	static Optional<KnownFiles> lastUsed(List<StateInfo> states, StateInfo restoredState, ArchiveReader restored) {
 		return states.stream().filter(s -> !s.commitId().equals(restoredState.commitId()))
