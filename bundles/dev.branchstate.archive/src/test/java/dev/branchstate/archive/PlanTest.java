@@ -140,8 +140,9 @@ class PlanTest {
 				assertThat(e.getArchive()).isEqualTo(damaged);
 				assertThat(e.getMessage()).contains("damaged central directory");
 			});
-			assertThatThrownBy(() -> r.knownContentOf(tmp.resolve("absent.zip")))
-					.isInstanceOf(java.io.IOException.class);
+			Path absent = tmp.resolve("absent.zip");
+			assertThatThrownBy(() -> r.knownContentOf(absent)).as("a state deleted meanwhile")
+					.isInstanceOfSatisfying(ArchiveException.class, e -> assertThat(e.getArchive()).isEqualTo(absent));
 		}
 	}
 
