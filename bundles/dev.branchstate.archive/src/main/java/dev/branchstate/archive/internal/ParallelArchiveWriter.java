@@ -10,24 +10,13 @@ import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.zip.CRC32;
 
 import com.github.luben.zstd.Zstd;
-import com.github.luben.zstd.ZstdCompressCtx;
 
 import dev.branchstate.archive.ArchiveCanceledException;
 import dev.branchstate.archive.ArchiveEntry;
@@ -40,47 +29,34 @@ import dev.branchstate.archive.WriteOptions;
 import dev.branchstate.archive.WriteResult;
 
 /**
- * The parallel writer. The calling thread enumerates entries, takes a buffer slot (back-pressure: at most
- * {@link WriteOptions#buffers()} slots exist) and hands a task to the workers. A worker reads its input
- * (positional reads for files), compresses it into the slot's direct buffer with its own zstd context and
- * deposits the result with the sequencer, which hands out file regions in submission order (so the frames of a
- * chunked entry are contiguous). The region is then written with positional writes by the thread that was given
- * it, outside any lock.
+ * The parallel writer. The calling thread enumerates entries (a walk of each tree added), takes a buffer slot
+ * (back-pressure: at most {@link WriteOptions#buffers()} slots exist) and hands a task to the workers. A worker reads
+ * its input (positional reads for files) and compresses it into the slot's direct buffer with its own zstd context
+ * ({@link EntryCompressor}), then deposits the unit with the {@link ArchiveOutput}, which hands out file regions in
+ * submission order and writes each with positional writes. Files unchanged since the {@link PreviousArchive} are
+ * shared or copied from it instead.
  */
 public final class ParallelArchiveWriter implements ArchiveWriter {
 
-	private static final int STORE_MIN_SAVING_SHIFT = 5; // store unless zstd saves at least 1/32
+	private static final int MAX_BATCH = 512;
+	private static final long MAX_RUN_BYTES = 64L << 20;
+	private static final int MAX_RUN_ENTRIES = 4096;
 
 	private final Path target;
-	private final Path temp;
 	private final WriteOptions options;
 	private final ArchiveProgress progress;
-	private final FileChannel out;
 	private final WorkerPool<Compressors> workers;
 	private final int chunkSize;
 	private final Buffers<Slot> slots;
-	/** Sources of chunked files still being read; closed by their last chunk, or by release() after an abort. */
-	private final Set<FileChannel> openSources = ConcurrentHashMap.newKeySet();
-	private final IndexedArchiveReader previous;
-	/** Finds the previous archive's entry of a file the walk reaches, mostly the one after the entry found before. */
-	private final IndexedArchiveReader.Cursor previousEntries;
-	/**
-	 * Sharing: the previous archive's files this one continues, linked beside it (see {@link Continuation}; none in
-	 * the end after {@link #detachIfLittleShared}).
-	 */
-	private List<ArchiveBytes.Continued> continued;
-	private List<Path> links;
-	/** Their bytes: where this archive's own file starts in its bytes. */
-	private long base;
+	/** The previous archive reused, or {@code null}. */
+	private final PreviousArchive previous;
+	private final ArchiveOutput output;
+	private final EntryCompressor compressor;
 	/** The entries in the order of the central directory; no two of the same name ({@link #names}). */
 	private final List<EntryRecord> records = new ArrayList<>();
 	private final AddedNames names = new AddedNames(records);
-	private final Semaphore unitsDone = new Semaphore(0);
+	/** Entries written from the previous archive's bytes (shared, copied, or its compressed bytes taken). */
 	private final AtomicLong copied = new AtomicLong();
-	private final Object sequencer = new Object();
-	private final Map<Long, Unit> ready = new HashMap<>();
-	private long nextToPlace;
-	private long filePosition;
 	private long unitCount;
 	private long bytesIn;
 	/** Small files waiting to be handed to a worker together (fewer hand-offs, one positional write). */
@@ -90,7 +66,11 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	private final List<EntryRecord> batchPrevious = new ArrayList<>();
 	private long batchRaw;
 	private long batchPacked;
-	private volatile boolean aborted;
+	/** Unchanged entries adjacent in the previous archive: copied verbatim (local headers and data) as one region. */
+	private final List<EntryRecord> runNew = new ArrayList<>();
+	private final List<EntryRecord> runOld = new ArrayList<>();
+	private long runStart;
+	private long runEnd;
 	private boolean finished;
 
 	public ParallelArchiveWriter(Path target, WriteOptions options) throws IOException {
@@ -98,78 +78,22 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		this.options = options;
 		this.progress = options.progress() != null ? options.progress() : new ArchiveProgress();
 		this.chunkSize = options.chunkSize();
-		this.temp = WriterTemporaryFile.beside(this.target);
-		IndexedArchiveReader prev = null;
-		FileChannel channel = null;
-		List<Path> linked = List.of();
-		long baseSize = 0;
+		this.slots = new Buffers<>(options.buffers(), () -> new Slot(chunkSize));
+		this.previous = PreviousArchive.open(options.previous(), this.target, options.sharing());
 		try {
-			if (options.previous() != null && Files.isRegularFile(options.previous())) {
-				prev = IndexedArchiveReader.open(options.previous());
-				prev.findRegions();
-				linked = options.sharing() ? linkContinued(prev) : List.of();
-			}
-			this.continued = linked.isEmpty() ? List.of() : prev.bytes().asContinued().subList(0, linked.size());
-			baseSize = linked.isEmpty() ? 0 : prev.bytes().starts()[linked.size()];
-			channel = WriterTemporaryFile.createLocked(temp);
+			this.output = new ArchiveOutput(this.target, previous, slots, progress, copied);
 		} catch (IOException | RuntimeException e) {
-			deleteLinks(linked);
-			if (prev != null) {
-				prev.close();
+			if (previous != null) {
+				previous.deleteLinks();
+				previous.close();
 			}
 			throw e;
 		}
-		this.previous = prev;
-		this.previousEntries = prev != null ? prev.new Cursor() : null;
-		this.out = channel;
-		this.links = linked;
-		this.base = baseSize;
-		this.filePosition = base;
-		this.slots = new Buffers<>(options.buffers(), () -> new Slot(chunkSize));
 		this.workers = new WorkerPool<>(this.target, "archive write", options.executor(), options.workers(),
 				() -> progress.isCanceled() || options.cancel().getAsBoolean(), this::newContext,
 				(t, r) -> t instanceof IOException || t instanceof Error ? t
 						: new ArchiveException("writing failed: " + t, target, r.name(), -1, t));
-	}
-
-	/**
-	 * Links the files of the previous archive this one continues beside the target: the first ones, as many as
-	 * {@link Continuation} says.
-	 *
-	 * @return the links made, in order; empty when the entries are to be copied instead (see {@link Continuation}),
-	 *         or on a file system that cannot link
-	 */
-	private List<Path> linkContinued(IndexedArchiveReader prev) throws IOException {
-		List<Path> files = prev.bytes().files();
-		long[] starts = prev.bytes().starts();
-		long[] sizes = new long[files.size()];
-		for (int i = 0; i < sizes.length; i++) {
-			sizes[i] = starts[i + 1] - starts[i];
-		}
-		int keep = Continuation.filesToContinue(sizes, prev.liveBytesByFile());
-		List<Path> made = new ArrayList<>();
-		try {
-			for (int i = 0; i < keep; i++) {
-				Path link = ArchiveBytes.linkName(target, i + 1);
-				Files.deleteIfExists(link);
-				Files.createLink(link, files.get(i));
-				made.add(link);
-			}
-			return made;
-		} catch (IOException | UnsupportedOperationException | SecurityException e) {
-			deleteLinks(made);
-			return List.of();
-		}
-	}
-
-	private static void deleteLinks(List<Path> made) {
-		for (Path link : made) {
-			try {
-				Files.deleteIfExists(link);
-			} catch (IOException e) {
-				// a leftover link: the store's orphan clean-up deletes it
-			}
-		}
+		this.compressor = new EntryCompressor(this.target, workers, previous, copied);
 	}
 
 	// ---------------------------------------------------------------- API
@@ -263,7 +187,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 				slot.raw.clear().put(data).flip();
 				bytesIn += data.length;
 				progress.planned(0, data.length);
-				submitSmall(r, slot, null, data.length);
+				submitSmall(r, slot, null);
 			} else {
 				submitStream(r, Channels.newChannel(new java.io.ByteArrayInputStream(data)));
 			}
@@ -301,60 +225,45 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		try {
 			flushBatch();
 			flushCopyRun();
-			awaitUnits();
+			output.awaitWritten(workers, unitCount);
 			detachIfLittleShared();
-			long cdOffset;
-			synchronized (sequencer) {
-				cdOffset = filePosition;
-			}
+			long cdOffset = output.end();
 			long[] at = { cdOffset };
-			long size = cdOffset + CentralDirectory.write(records, cdOffset, continued, b -> {
-				int n = b.remaining();
-				writeFully(b, at[0], null);
-				at[0] += n;
-			});
+			long size = cdOffset + CentralDirectory.write(records, cdOffset,
+					previous != null ? previous.continued() : List.of(), b -> {
+						int n = b.remaining();
+						output.write(b, at[0], null);
+						at[0] += n;
+					});
 			if (options.force()) {
-				out.force(true);
+				output.force();
 			}
 			checkCanceled();
-			// moved while still open: the temporary file stays locked (a running write) until it has its name
-			Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+			output.moveToTarget();
 			finished = true;
-			out.close();
 			release();
 			// links of an archive this one replaced, beyond its own
-			for (int n = links.size() + 1; Files.deleteIfExists(ArchiveBytes.linkName(target, n)); n++) {
+			int own = previous != null ? previous.linkCount() : 0;
+			for (int n = own + 1; Files.deleteIfExists(ArchiveBytes.linkName(target, n)); n++) {
 				// deleted
 			}
-			return new WriteResult(records.size(), copied.get(), bytesIn, size, size - base);
+			return new WriteResult(records.size(), copied.get(), bytesIn, size, size - output.base());
 		} catch (IOException | RuntimeException | Error e) {
 			throw fail(e);
 		}
 	}
 
 	/**
-	 * Stops continuing the previous archive's files when this archive shares less than half of their bytes (most files
-	 * changed since: a clean build, times that changed): the entries it shares are copied into its own file after the
-	 * others, every offset moves down by the continued bytes, and the links go. Otherwise the state would keep the
-	 * dead bytes of the previous one alive, twice the disk, until a later save copied everything.
+	 * Stops continuing the previous archive's files when this archive shares less than half of their bytes
+	 * ({@link PreviousArchive#littleShared}): the entries it shares are copied into its own file after the others,
+	 * every offset moves down by the continued bytes, and the links go.
 	 */
 	private void detachIfLittleShared() throws IOException {
-		if (base == 0) {
+		if (previous == null || !previous.littleShared(records)) {
 			return;
 		}
-		long shared = 0;
-		for (EntryRecord r : records) {
-			if (r.localOffset < base) {
-				shared += ZipFormat.LOC_LEN + r.nameLength + r.csize;
-			}
-		}
-		if (2 * shared >= base) {
-			return;
-		}
-		long position;
-		synchronized (sequencer) {
-			position = filePosition;
-		}
+		long base = previous.base();
+		long position = output.end();
 		ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
 		for (EntryRecord r : records) {
 			if (r.localOffset < base) {
@@ -363,19 +272,14 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 				boolean zip64 = r.size >= ZipFormat.MAX32 || r.csize >= ZipFormat.MAX32;
 				ByteBuffer header = ZipFormat.le(ByteBuffer.allocate(ZipFormat.localHeaderLength(r, zip64)));
 				ZipFormat.putLocalHeader(header, 0, r, zip64);
-				position += writeCopy(buf, header, from, position, r);
+				position += output.writeCopy(buf, header, from, position, r);
 			}
 		}
 		for (EntryRecord r : records) {
 			r.localOffset -= base;
 		}
-		synchronized (sequencer) {
-			filePosition = position - base;
-		}
-		base = 0;
-		continued = List.of();
-		deleteLinks(links);
-		links = List.of();
+		output.rebase(position);
+		previous.detach();
 	}
 
 	@Override
@@ -384,20 +288,12 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			return;
 		}
 		finished = true;
-		aborted = true;
 		workers.fail(new ArchiveCanceledException("archive write aborted: " + target));
-		try {
-			out.close();
-		} catch (IOException e) {
-			// nothing to add: the file is deleted below
-		}
+		output.abort();
 		release();
-		try {
-			Files.deleteIfExists(temp);
-		} catch (IOException e) {
-			// best effort; the name is hidden and unique
+		if (previous != null) {
+			previous.deleteLinks();
 		}
-		deleteLinks(links);
 	}
 
 	@Override
@@ -407,10 +303,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 
 	private void release() {
 		workers.close();
-		for (FileChannel c : openSources) {
-			closeQuietly(c);
-		}
-		openSources.clear();
+		compressor.closeSources();
 		slots.clear();
 		if (previous != null) {
 			previous.close();
@@ -502,7 +395,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 				bytesIn += link.length;
 				Slot slot = takeSlot();
 				slot.raw.clear().put(link).flip();
-				submitSmall(r, slot, null, link.length);
+				submitSmall(r, slot, null);
 			} else if (attrs.isRegularFile()) {
 				int mode = Modes.modeOf(attrs, DEFAULT_FILE_MODE);
 				long size = attrs.size();
@@ -510,22 +403,23 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 				bytesIn += size;
 				// the previous archive's entry of that name, looked up once for sharing or copying it
 				byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
-				EntryRecord p = previous != null ? previousEntries.find(utf8) : null;
+				EntryRecord p = previous != null ? previous.find(utf8) : null;
 				if (p != null && share(p, mode, attrs.lastModifiedTime(), size)) {
 					return;
 				}
 				EntryRecord r = p != null ? newRecord(p, mode, attrs.lastModifiedTime())
 						: newRecord(name, utf8, EntryType.FILE, mode, attrs.lastModifiedTime());
 				if (p != null) {
-					previousEntries.supersedeFound(r); // (p is held from now on by what reads its bytes, if any)
+					previous.supersedeFound(r); // (p is held from now on by what reads its bytes, if any)
 				}
 				if (p != null && submitCopy(r, p, size)) {
 					return;
 				}
 				if (size <= chunkSize) {
-					addToBatch(r, source, size, p != null && mayHoldTheSameBytes(p, size) ? p : null);
+					addToBatch(r, source, size, p != null && PreviousArchive.mayHoldTheSameBytes(p, size) ? p : null);
 				} else {
-					submitLargeFile(r, source, size, p != null && framesMayBeTheSame(p) ? p : null);
+					submitLargeFile(r, source, size,
+							p != null && PreviousArchive.framesMayBeTheSame(p, chunkSize) ? p : null);
 				}
 			} else {
 				throw new ArchiveException("not a regular file, directory or link: " + source, target, name, -1);
@@ -547,27 +441,8 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		r.method = ArchiveEntry.METHOD_STORED;
 		ByteBuffer header = ZipFormat.le(ByteBuffer.allocate(ZipFormat.localHeaderLength(r, false)));
 		ZipFormat.putLocalHeader(header, 0, r, false);
-		deposit(new Entry(unitCount++, r, header, null)); // (absolute puts: position 0, limit its length)
-	}
-
-	private static final int MAX_BATCH = 512;
-
-	/**
-	 * @return whether the previous archive's entry {@code p} may hold the bytes of a file of this size whose time
-	 *         (or mode) is not its own: one frame of a method this writer copies
-	 */
-	private static boolean mayHoldTheSameBytes(EntryRecord p, long size) {
-		return p.type == EntryType.FILE && p.size == size && !p.chunked()
-				&& (p.method == ArchiveEntry.METHOD_STORED || p.method == ArchiveEntry.METHOD_ZSTD);
-	}
-
-	/**
-	 * @return whether the frames of the previous archive's entry {@code p} are cut where this writer cuts a file's
-	 *         chunks, so that a chunk of the same bytes as one of them may take its compressed bytes
-	 */
-	private boolean framesMayBeTheSame(EntryRecord p) {
-		return p.type == EntryType.FILE && p.chunked() && p.chunkSize == chunkSize
-				&& p.method == ArchiveEntry.METHOD_ZSTD;
+		// (absolute puts: position 0, limit its length)
+		output.deposit(new WriteUnit.Entry(unitCount++, r, header, null));
 	}
 
 	/**
@@ -606,112 +481,24 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		batchPacked = 0;
 		long seq = unitCount++;
 		Slot slot = takeSlot();
-		run(recs[0], () -> compressBatch(seq, recs, sources, previousOnes, slot));
-	}
-
-	/**
-	 * Reads, checksums and compresses several small files into one slot; they are written with one write. A file
-	 * whose CRC-32 and size are those of its previous entry (written again with the same bytes, by a build that
-	 * rewrites every class file, say) takes that entry's compressed bytes instead of being compressed again.
-	 */
-	private void compressBatch(long seq, EntryRecord[] recs, Path[] sources, EntryRecord[] previousOnes, Slot slot)
-			throws IOException {
-		ByteBuffer raw = slot.raw.clear();
-		ByteBuffer packed = slot.packed.clear();
-		int[] offsets = new int[recs.length];
-		CRC32 crc = new CRC32();
-		int rawOff = 0;
-		int out = 0;
-		for (int i = 0; i < recs.length; i++) {
-			EntryRecord r = recs[i];
-			raw.limit(raw.capacity()).position(rawOff);
-			try (FileChannel ch = FileChannel.open(sources[i], StandardOpenOption.READ)) {
-				while (raw.hasRemaining()) {
-					if (ch.read(raw) < 0) {
-						break;
-					}
-				}
-				if (!raw.hasRemaining() && ch.position() < ch.size()) {
-					throw new ArchiveException("file grew while being archived: " + sources[i], target, r.name(), -1);
-				}
-			}
-			int len = raw.position() - rawOff;
-			r.size = len;
-			crc.reset();
-			crc.update(raw.duplicate().position(rawOff).limit(rawOff + len));
-			r.crc = (int) crc.getValue();
-			int hdr = ZipFormat.localHeaderLength(r, false);
-			int room = packed.capacity() - out - hdr;
-			EntryRecord p = previousOnes[i];
-			if (p != null && p.size == len && p.crc == r.crc && p.csize <= room) {
-				readPreviousData(p, packed, out + hdr);
-				r.method = p.method;
-				r.csize = p.csize;
-				copied.incrementAndGet();
-			} else {
-				int csize = -1;
-				if (len >= 64 && Zstd.compressBound(len) <= room) {
-					csize = context(raw, rawOff, len).compressDirectByteBuffer(packed, out + hdr, room, raw, rawOff,
-							len);
-					if (csize >= len - (len >> STORE_MIN_SAVING_SHIFT)) {
-						csize = -1;
-					}
-				}
-				if (csize < 0) {
-					if (len > room) {
-						throw new ArchiveException("file grew while being archived: " + sources[i], target, r.name(),
-								-1);
-					}
-					r.method = ArchiveEntry.METHOD_STORED;
-					r.csize = len;
-					packed.put(out + hdr, raw, rawOff, len);
-				} else {
-					r.method = ArchiveEntry.METHOD_ZSTD;
-					r.csize = csize;
-				}
-			}
-			ZipFormat.putLocalHeader(packed, out, r, false);
-			offsets[i] = out;
-			out += hdr + (int) r.csize;
-			rawOff += len;
-		}
-		deposit(new Batch(seq, recs, offsets, packed.limit(out).position(0), slot));
-	}
-
-	/**
-	 * Reads the compressed bytes of the previous archive's entry {@code p} into {@code packed} at {@code at} (its
-	 * local header checked against its record first, as for every entry copied from it).
-	 */
-	private void readPreviousData(EntryRecord p, ByteBuffer packed, int at) throws IOException {
-		readPrevious(packed.duplicate().limit(at + (int) p.csize).position(at), previous.dataOffset(p), p);
-	}
-
-	/** Fills {@code into} (from its position to its limit) from the previous archive's bytes at {@code from}. */
-	private void readPrevious(ByteBuffer into, long from, EntryRecord p) throws IOException {
-		int start = into.position();
-		while (into.hasRemaining()) {
-			if (previous.read(into, from + into.position() - start) < 0) {
-				throw new ArchiveException("previous archive truncated", previous.path(), p.name(), from);
-			}
-		}
+		run(recs[0], () -> output.deposit(compressor.batch(seq, recs, sources, previousOnes, slot)));
 	}
 
 	/** Small entry: either {@code source} is read by the worker, or the slot's raw buffer already holds data. */
-	private void submitSmall(EntryRecord r, Slot slot, Path source, long expected) {
+	private void submitSmall(EntryRecord r, Slot slot, Path source) {
 		long seq = unitCount++;
-		run(r, () -> compressSmall(seq, r, slot, source, expected));
+		run(r, () -> output.deposit(compressor.small(seq, r, slot, source)));
 	}
 
 	/**
-	 * Shares the previous archive's entry for an unchanged file that lies in the files this archive continues: the
-	 * previous record itself becomes this archive's (every field the central directory takes from it is the same:
-	 * name, method, time, CRC-32, sizes, offset, frame table), so a differential save holds no second record, name
-	 * or name string for the entries it shares, only the previous archive's index.
+	 * Shares the previous archive's entry for an unchanged file that lies in the files this archive continues
+	 * ({@link PreviousArchive#mayShare}), so a differential save holds no second record, name or name string for the
+	 * entries it shares, only the previous archive's index.
 	 *
 	 * @return whether the file was shared
 	 */
 	private boolean share(EntryRecord p, int mode, FileTime mtime, long size) throws IOException {
-		if (p.localOffset >= base || !unchanged(p, size, mode & 07777, ZipFormat.toNtfs(mtime))) {
+		if (!previous.mayShare(p, size, mode, mtime)) {
 			return false;
 		}
 		checkCanceled();
@@ -723,15 +510,9 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		return true;
 	}
 
-	/** @return whether the previous archive's entry {@code p} holds a file of this size, mode and time */
-	private static boolean unchanged(EntryRecord p, long size, int mode, long mtimeNtfs) {
-		return p.type == EntryType.FILE && p.size == size && p.mode == mode && p.mtimeNtfs == mtimeNtfs
-				&& (p.method == ArchiveEntry.METHOD_STORED || p.method == ArchiveEntry.METHOD_ZSTD);
-	}
-
 	/** Copies the previous archive's entry {@code p} for an unchanged file into this archive's own file. */
 	private boolean submitCopy(EntryRecord r, EntryRecord p, long size) throws IOException {
-		if (!unchanged(p, size, r.mode, r.mtimeNtfs)) {
+		if (!PreviousArchive.unchanged(p, size, r.mode, r.mtimeNtfs)) {
 			return false;
 		}
 		r.method = p.method;
@@ -762,18 +543,10 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			long from = previous.dataOffset(p);
 			ByteBuffer header = slot.packed.clear();
 			header.limit(ZipFormat.putLocalHeader(header, 0, r, zip64));
-			deposit(new Copy(seq, r, header, from, slot));
+			output.deposit(new WriteUnit.Copy(seq, r, header, from, slot));
 		});
 		return true;
 	}
-
-	private static final long MAX_RUN_BYTES = 64L << 20;
-	private static final int MAX_RUN_ENTRIES = 4096;
-	/** Unchanged entries adjacent in the previous archive: copied verbatim (local headers and data) as one region. */
-	private final List<EntryRecord> runNew = new ArrayList<>();
-	private final List<EntryRecord> runOld = new ArrayList<>();
-	private long runStart;
-	private long runEnd;
 
 	private void flushCopyRun() throws IOException {
 		if (runNew.isEmpty()) {
@@ -790,7 +563,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		runNew.clear();
 		runOld.clear();
 		Slot slot = takeSlot();
-		run(recs[0], () -> deposit(new CopyRun(seq, recs, offsets, from, length, slot)));
+		run(recs[0], () -> output.deposit(new WriteUnit.CopyRun(seq, recs, offsets, from, length, slot)));
 	}
 
 	/**
@@ -809,19 +582,18 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			throw new ArchiveException("file too large: " + size, target, r.name(), -1);
 		}
 		int n = (int) frames;
-		FileChannel src = FileChannel.open(source, StandardOpenOption.READ);
-		openSources.add(src);
-		Large large = startLarge(r, chunk, n);
+		FileChannel src = compressor.openChunked(source);
+		ChunkedEntry chunked = startChunked(r, chunk, n);
 		if (previousEntry != null) {
 			try {
-				large.previousFrames(previousEntry, previous.dataOffset(previousEntry));
+				chunked.previousFrames(previousEntry, previous.dataOffset(previousEntry));
 			} catch (IOException e) {
-				closeQuietly(src);
+				EntryCompressor.closeQuietly(src);
 				throw e;
 			}
 		}
-		large.source = src;
-		large.readsLeft.set(n);
+		chunked.source = src;
+		chunked.readsLeft.set(n);
 		for (int i = 0; i < n; i++) {
 			long off = (long) i * chunk;
 			int len = (int) Math.min(chunk, size - off);
@@ -829,14 +601,14 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			try {
 				slot = takeSlot();
 			} catch (IOException e) {
-				closeQuietly(src);
+				EntryCompressor.closeQuietly(src);
 				throw e;
 			}
-			submitChunk(large, i, slot, off, len);
+			submitChunk(chunked, i, slot, off, len);
 		}
 		r.size = size;
-		large.count = n;
-		releaseHold(large);
+		chunked.count = n;
+		output.releaseHold(chunked);
 	}
 
 	private void submitStream(EntryRecord r, ReadableByteChannel in) throws IOException {
@@ -846,10 +618,10 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		if (len < chunkSize || endOfStream(in)) {
 			bytesIn += len;
 			progress.planned(0, len);
-			submitSmall(r, slot, null, len);
+			submitSmall(r, slot, null);
 			return;
 		}
-		Large large = startLarge(r, chunkSize, ZipFormat.MAX_FRAMES);
+		ChunkedEntry chunked = startChunked(r, chunkSize, ZipFormat.MAX_FRAMES);
 		long total = 0;
 		int i = 0;
 		while (true) {
@@ -860,7 +632,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			}
 			total += len;
 			progress.planned(0, len);
-			submitChunk(large, i++, slot, -1, len);
+			submitChunk(chunked, i++, slot, -1, len);
 			slot = takeSlot();
 			len = fill(slot.raw.clear(), in);
 			slot.raw.flip();
@@ -871,8 +643,8 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		}
 		bytesIn += total;
 		r.size = total;
-		large.count = i;
-		releaseHold(large);
+		chunked.count = i;
+		output.releaseHold(chunked);
 	}
 
 	private int pending = -1;
@@ -911,33 +683,18 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		return total;
 	}
 
-	private Large startLarge(EntryRecord r, int chunk, int capacity) throws IOException {
+	private ChunkedEntry startChunked(EntryRecord r, int chunk, int capacity) throws IOException {
 		r.method = ArchiveEntry.METHOD_ZSTD;
 		r.chunkSize = chunk;
-		Large large = new Large(r, capacity);
-		deposit(new LargeHeader(unitCount++, large, ZipFormat.localHeaderLength(r, true)));
-		return large;
+		ChunkedEntry chunked = new ChunkedEntry(r, capacity);
+		output.deposit(new WriteUnit.ChunkedHeader(unitCount++, chunked, ZipFormat.localHeaderLength(r, true)));
+		return chunked;
 	}
 
-	private void submitChunk(Large large, int index, Slot slot, long sourceOffset, int len) {
+	private void submitChunk(ChunkedEntry chunked, int index, Slot slot, long sourceOffset, int len) {
 		long seq = unitCount++;
-		large.remaining.incrementAndGet();
-		run(large.record, () -> compressChunk(seq, large, index, slot, sourceOffset, len));
-	}
-
-	private void releaseHold(Large large) {
-		if (large.remaining.decrementAndGet() == 0) {
-			try {
-				finishLarge(large);
-			} catch (IOException e) {
-				throw new UncheckedIOException(e);
-			}
-		}
-	}
-
-	/** Waits until every unit is written (in order, by whichever worker placed it). */
-	private void awaitUnits() throws IOException {
-		workers.await(unitsDone, unitCount);
+		chunked.remaining.incrementAndGet();
+		run(chunked.record, () -> output.deposit(compressor.chunk(seq, chunked, index, slot, sourceOffset, len)));
 	}
 
 	// ---------------------------------------------------------------- workers
@@ -961,367 +718,5 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 
 	private Compressors newContext() {
 		return new Compressors(options.level());
-	}
-
-	/** @return the calling worker's zstd context for the {@code len} bytes of {@code src} from {@code off} */
-	private ZstdCompressCtx context(ByteBuffer src, int off, int len) {
-		return workers.context().forData(src, off, len);
-	}
-
-	private void compressSmall(long seq, EntryRecord r, Slot slot, Path source, long expected) throws IOException {
-		ByteBuffer raw = slot.raw;
-		if (source != null) {
-			raw.clear();
-			try (FileChannel ch = FileChannel.open(source, StandardOpenOption.READ)) {
-				while (raw.hasRemaining()) {
-					if (ch.read(raw) < 0) {
-						break;
-					}
-				}
-				if (!raw.hasRemaining() && ch.size() > raw.capacity()) {
-					throw new ArchiveException("file grew while being archived: " + source, target, r.name(), -1);
-				}
-			}
-			raw.flip();
-		}
-		int len = raw.remaining();
-		r.size = len;
-		CRC32 crc = new CRC32();
-		crc.update(raw.duplicate());
-		r.crc = (int) crc.getValue();
-		int hdr = ZipFormat.localHeaderLength(r, false);
-		ByteBuffer packed = slot.packed.clear();
-		int csize = -1;
-		if (len >= 64 && r.type == EntryType.FILE) {
-			csize = context(raw, 0, len).compressDirectByteBuffer(packed, hdr, packed.capacity() - hdr, raw, 0, len);
-			if (csize >= len - (len >> STORE_MIN_SAVING_SHIFT)) {
-				csize = -1;
-			}
-		}
-		if (csize < 0) {
-			r.method = ArchiveEntry.METHOD_STORED;
-			r.csize = len;
-			packed.put(hdr, raw, 0, len);
-		} else {
-			r.method = ArchiveEntry.METHOD_ZSTD;
-			r.csize = csize;
-		}
-		ZipFormat.putLocalHeader(packed, 0, r, false);
-		deposit(new Entry(seq, r, packed.limit(hdr + (int) r.csize), slot));
-	}
-
-	private void compressChunk(long seq, Large large, int index, Slot slot, long sourceOffset, int len)
-			throws IOException {
-		ByteBuffer raw = slot.raw;
-		if (sourceOffset >= 0) {
-			raw.clear().limit(len);
-			try {
-				long pos = sourceOffset;
-				while (raw.hasRemaining()) {
-					int n = large.source.read(raw, pos);
-					if (n < 0) {
-						throw new ArchiveException("file shrank while being archived", target, large.record.name(),
-								-1);
-					}
-					pos += n;
-				}
-			} finally {
-				if (large.readsLeft.decrementAndGet() == 0) {
-					closeQuietly(large.source);
-					openSources.remove(large.source);
-				}
-			}
-			raw.flip();
-		}
-		CRC32 crc = new CRC32();
-		crc.update(raw.duplicate());
-		ByteBuffer packed = slot.packed.clear();
-		int csize;
-		long frame = large.previousFrame(index, len, (int) crc.getValue());
-		if (frame >= 0 && large.previous.chunkCsize[index] <= packed.capacity()) {
-			csize = large.previous.chunkCsize[index];
-			readPrevious(packed.limit(csize), frame, large.previous);
-			packed.position(0);
-			large.framesTaken.incrementAndGet();
-		} else {
-			csize = context(raw, 0, len).compressDirectByteBuffer(packed, 0, packed.capacity(), raw, 0, len);
-		}
-		large.chunkCrc[index] = (int) crc.getValue();
-		large.chunkCsize[index] = csize;
-		large.chunkLen[index] = len;
-		deposit(new Chunk(seq, large, index, packed.limit(csize), slot));
-	}
-
-	/** Hands a finished unit to the sequencer; writes the units whose region this call assigned. */
-	private void deposit(Unit u) throws IOException {
-		List<Unit> mine = null;
-		long position = 0;
-		synchronized (sequencer) {
-			ready.put(u.seq(), u);
-			Unit next;
-			while ((next = ready.remove(nextToPlace)) != null) {
-				if (mine == null) {
-					mine = new ArrayList<>(2);
-					position = filePosition;
-				}
-				if (next instanceof LargeHeader h) {
-					h.large().headerPosition = filePosition;
-				}
-				filePosition += next.length();
-				nextToPlace++;
-				mine.add(next);
-			}
-		}
-		if (mine != null) {
-			for (Unit m : mine) {
-				long length = m.length();
-				write(m, position);
-				position += length;
-			}
-		}
-	}
-
-	/** Writes a unit at the position the sequencer gave it, then gives back its buffers. */
-	private void write(Unit u, long position) throws IOException {
-		switch (u) {
-			case Entry e -> {
-				e.record().localOffset = position;
-				writeFully(e.bytes(), position, e.record());
-				progress.entryDone(e.record().size);
-			}
-			case Batch b -> {
-				writeFully(b.bytes(), position, b.records()[0]);
-				placed(b.records(), b.offsets(), position);
-			}
-			case CopyRun c -> {
-				copyRegion(c.slot().raw, c.from(), position, c.length(), c.records()[0]);
-				placed(c.records(), c.offsets(), position);
-				copied.addAndGet(c.records().length);
-			}
-			case LargeHeader h -> {
-				// region reserved; the header is written by finishLarge once sizes and CRC are known
-			}
-			case Chunk c -> {
-				writeFully(c.bytes(), position, c.large().record);
-				progress.bytesDone(c.large().chunkLen[c.index()]);
-			}
-			case Copy c -> {
-				EntryRecord r = c.record();
-				writeCopy(c.slot().raw, c.header(), c.from(), position, r);
-				copied.incrementAndGet();
-				progress.entryDone(r.size);
-			}
-		}
-		giveBack(u.slot());
-		if (u instanceof Chunk c && c.large().remaining.decrementAndGet() == 0) {
-			finishLarge(c.large());
-		}
-		unitsDone.release();
-	}
-
-	/** Records where the entries of a batch or copied run went, at their offsets from {@code position}. */
-	private void placed(EntryRecord[] records, int[] offsets, long position) {
-		for (int i = 0; i < records.length; i++) {
-			records[i].localOffset = position + offsets[i];
-			progress.entryDone(records[i].size);
-		}
-	}
-
-	/**
-	 * Writes an entry copied from the previous archive at {@code position}: {@code header}, a new local header, then
-	 * its data from {@code from} there; the record now says it is here.
-	 *
-	 * @return the bytes written
-	 */
-	private long writeCopy(ByteBuffer buf, ByteBuffer header, long from, long position, EntryRecord r)
-			throws IOException {
-		int h = header.remaining();
-		writeFully(header, position, r);
-		copyRegion(buf, from, position + h, r.csize, r);
-		r.localOffset = position;
-		return h + r.csize;
-	}
-
-	private void copyRegion(ByteBuffer buf, long fromPosition, long toPosition, long length, EntryRecord r)
-			throws IOException {
-		long from = fromPosition;
-		long to = toPosition;
-		long left = length;
-		while (left > 0) {
-			buf.clear();
-			if (left < buf.capacity()) {
-				buf.limit((int) left);
-			}
-			readPrevious(buf, from, r);
-			buf.flip();
-			int n = buf.remaining();
-			writeFully(buf, to, r);
-			from += n;
-			to += n;
-			left -= n;
-		}
-	}
-
-	private void finishLarge(Large large) throws IOException {
-		EntryRecord r = large.record;
-		int n = large.count;
-		r.chunkCsize = Arrays.copyOf(large.chunkCsize, n);
-		r.chunkCrc = Arrays.copyOf(large.chunkCrc, n);
-		long csize = 0;
-		int crc = 0;
-		for (int i = 0; i < n; i++) {
-			csize += r.chunkCsize[i] & ZipFormat.MAX32;
-			crc = i == 0 ? r.chunkCrc[0] : Crc32Combine.combine(crc, r.chunkCrc[i], large.chunkLen[i]);
-		}
-		r.csize = csize;
-		r.crc = crc;
-		r.localOffset = large.headerPosition;
-		if (large.framesTaken.get() == n) {
-			copied.incrementAndGet(); // (every frame the previous entry's)
-		}
-		if (n > ZipFormat.MAX_FRAMES) {
-			r.chunkCsize = null;
-			r.chunkCrc = null;
-		}
-		ByteBuffer h = ZipFormat.le(ByteBuffer.allocate(ZipFormat.localHeaderLength(r, true)));
-		ZipFormat.putLocalHeader(h, 0, r, true);
-		writeFully(h, large.headerPosition, r);
-		progress.entryDone(0);
-	}
-
-	/** Writes at {@code position} of the archive's bytes: at {@code position - base} of its own file. */
-	private void writeFully(ByteBuffer b, long position, EntryRecord r) throws IOException {
-		long pos = position - base;
-		try {
-			while (b.hasRemaining()) {
-				pos += out.write(b, pos);
-			}
-		} catch (IOException e) {
-			if (aborted) {
-				throw new ArchiveCanceledException("archive write aborted: " + target);
-			}
-			throw new ArchiveException("cannot write archive: " + e, temp, r == null ? null : r.name(), pos, e);
-		}
-	}
-
-	private static void closeQuietly(FileChannel c) {
-		try {
-			c.close();
-		} catch (IOException e) {
-			// read-only source: nothing lost
-		}
-	}
-
-	// ---------------------------------------------------------------- state holders
-
-	/**
-	 * A piece of the archive's bytes in submission order: made by a worker (or the calling thread), placed by the
-	 * sequencer, written by whichever thread placed it. A unit's buffers hold its bytes from 0 to their limit.
-	 */
-	private sealed interface Unit {
-		/** @return its place in submission order */
-		long seq();
-
-		/** @return the bytes it takes in the archive */
-		long length();
-
-		/** @return the buffers it holds until written, or {@code null} */
-		Slot slot();
-	}
-
-	/** One entry: its local header and data (a directory's header alone, without buffers). */
-	private record Entry(long seq, EntryRecord record, ByteBuffer bytes, Slot slot) implements Unit {
-		@Override
-		public long length() {
-			return bytes.limit();
-		}
-	}
-
-	/** Small entries compressed together, written with one write; {@code offsets}: where each starts in it. */
-	private record Batch(long seq, EntryRecord[] records, int[] offsets, ByteBuffer bytes, Slot slot) implements Unit {
-		@Override
-		public long length() {
-			return bytes.limit();
-		}
-	}
-
-	/** Unchanged entries adjacent in the previous archive, copied verbatim (local headers and data) as one region. */
-	private record CopyRun(long seq, EntryRecord[] records, int[] offsets, long from, long length, Slot slot)
-			implements Unit {
-	}
-
-	/** An unchanged entry: a new local header, its data copied from {@code from} in the previous archive. */
-	private record Copy(long seq, EntryRecord record, ByteBuffer header, long from, Slot slot) implements Unit {
-		@Override
-		public long length() {
-			return header.limit() + record.csize;
-		}
-	}
-
-	/** The region of a chunked entry's local header, written once all its frames are (sizes and CRC known then). */
-	private record LargeHeader(long seq, Large large, long length) implements Unit {
-		@Override
-		public Slot slot() {
-			return null;
-		}
-	}
-
-	/** One compressed frame of a chunked entry. */
-	private record Chunk(long seq, Large large, int index, ByteBuffer bytes, Slot slot) implements Unit {
-		@Override
-		public long length() {
-			return bytes.limit();
-		}
-	}
-
-	private static final class Large {
-		final EntryRecord record;
-		final int[] chunkCsize;
-		final int[] chunkCrc;
-		final int[] chunkLen;
-		/** One hold for the submitter plus one per chunk not yet written. */
-		final AtomicInteger remaining = new AtomicInteger(1);
-		final AtomicInteger readsLeft = new AtomicInteger();
-		FileChannel source;
-		volatile long headerPosition;
-		volatile int count;
-		/** The previous archive's entry of the name, cut as this one is, or {@code null}. */
-		EntryRecord previous;
-		/** Where each frame of {@link #previous} starts in the previous archive's bytes. */
-		long[] previousFrameStart;
-		/** Frames that took the previous entry's compressed bytes. */
-		final AtomicInteger framesTaken = new AtomicInteger();
-
-		Large(EntryRecord record, int capacity) {
-			this.record = record;
-			this.chunkCsize = new int[capacity];
-			this.chunkCrc = new int[capacity];
-			this.chunkLen = new int[capacity];
-		}
-
-		/** @param data where the previous entry's data starts in the previous archive's bytes */
-		void previousFrames(EntryRecord p, long data) {
-			long[] start = new long[p.chunkCsize.length];
-			long at = data;
-			for (int k = 0; k < start.length; k++) {
-				start[k] = at;
-				at += p.chunkCsize[k] & ZipFormat.MAX32;
-			}
-			previousFrameStart = start;
-			previous = p;
-		}
-
-		/**
-		 * @return where the previous entry's frame {@code index} starts if it holds {@code len} bytes of CRC-32
-		 *         {@code crc}, else -1
-		 */
-		long previousFrame(int index, int len, int crc) {
-			EntryRecord p = previous;
-			if (p == null || index >= p.chunkCsize.length || p.chunkCrc[index] != crc
-					|| Math.min(p.chunkSize, p.size - (long) index * p.chunkSize) != len) {
-				return -1;
-			}
-			return previousFrameStart[index];
-		}
 	}
 }
