@@ -363,8 +363,8 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 	 * @return a new record of a file whose name the previous archive's entry {@code p} has: its name's bytes are that
 	 *         entry's (in the pages of the previous archive's index, which stays open as long as this writer), so that
 	 *         a save that writes most files again (a full build) does not hold every name twice; the caller puts it in
-	 *         {@code p}'s place in that index ({@link IndexedArchiveReader.Cursor#supersedeFound}), so that it does not
-	 *         hold every record twice either
+	 *         {@code p}'s place in that index ({@link PreviousArchive#supersedeFound}), so that it does not hold every
+	 *         record twice either
 	 */
 	private EntryRecord newRecord(EntryRecord p, int mode, FileTime mtime) {
 		EntryRecord r = p.sameName(EntryType.FILE, mode & 07777, ZipFormat.toNtfs(ZipFormat.truncate(mtime)));
