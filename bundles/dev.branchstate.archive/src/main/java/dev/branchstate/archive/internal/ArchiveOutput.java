@@ -266,12 +266,15 @@ final class ArchiveOutput {
 	}
 
 	/**
-	 * Gives the file its target's name (replacing any file there). The file stays locked until it has its name, then
-	 * is closed.
+	 * Gives the file its target's name (replacing any file there). Moved while still open: the file stays locked (a
+	 * running write) until it has its name; {@link #close} it then.
 	 */
 	void moveToTarget() throws IOException {
-		// moved while still open: the temporary file stays locked (a running write) until it has its name
 		Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+	}
+
+	/** Closes the file (its lock goes with it) once it has its target's name. */
+	void close() throws IOException {
 		out.close();
 	}
 

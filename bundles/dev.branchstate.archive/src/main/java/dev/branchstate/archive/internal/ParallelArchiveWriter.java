@@ -241,6 +241,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 			checkCanceled();
 			output.moveToTarget();
 			finished = true;
+			output.close();
 			release();
 			// links of an archive this one replaced, beyond its own
 			int own = previous != null ? previous.linkCount() : 0;
