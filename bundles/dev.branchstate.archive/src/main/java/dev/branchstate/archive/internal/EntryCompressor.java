@@ -58,41 +58,14 @@ final class EntryCompressor {
 	WriteUnit.Entry small(long seq, EntryRecord r, Slot slot, Path source) throws IOException {
 		ByteBuffer raw = slot.raw;
 		if (source != null) {
-			raw.clear();
-			try (FileChannel ch = FileChannel.open(source, StandardOpenOption.READ)) {
-				while (raw.hasRemaining()) {
-					if (ch.read(raw) < 0) {
-						break;
-					}
-				}
-				if (!raw.hasRemaining() && ch.size() > raw.capacity()) {
-					throw new ArchiveException("file grew while being archived: " + source, target, r.name(), -1);
-				}
-			}
+			read(source, raw.clear(), r);
 			raw.flip();
 		}
 		int len = raw.remaining();
-		r.size = len;
-		CRC32 crc = new CRC32();
-		crc.update(raw.duplicate());
-		r.crc = (int) crc.getValue();
-		int hdr = ZipFormat.localHeaderLength(r, false);
+		checksum(r, raw, 0, len);
 		ByteBuffer packed = slot.packed.clear();
-		int csize = -1;
-		if (len >= 64 && r.type == EntryType.FILE) {
-			csize = context(raw, 0, len).compressDirectByteBuffer(packed, hdr, packed.capacity() - hdr, raw, 0, len);
-			if (csize >= len - (len >> STORE_MIN_SAVING_SHIFT)) {
-				csize = -1;
-			}
-		}
-		if (csize < 0) {
-			r.method = ArchiveEntry.METHOD_STORED;
-			r.csize = len;
-			packed.put(hdr, raw, 0, len);
-		} else {
-			r.method = ArchiveEntry.METHOD_ZSTD;
-			r.csize = csize;
-		}
+		int hdr = ZipFormat.localHeaderLength(r, false);
+		pack(r, raw, 0, len, packed, hdr, packed.capacity() - hdr, source);
 		ZipFormat.putLocalHeader(packed, 0, r, false);
 		return new WriteUnit.Entry(seq, r, packed.limit(hdr + (int) r.csize), slot);
 	}
@@ -109,27 +82,13 @@ final class EntryCompressor {
 		ByteBuffer raw = slot.raw.clear();
 		ByteBuffer packed = slot.packed.clear();
 		int[] offsets = new int[recs.length];
-		CRC32 crc = new CRC32();
 		int rawOff = 0;
 		int out = 0;
 		for (int i = 0; i < recs.length; i++) {
 			EntryRecord r = recs[i];
-			raw.limit(raw.capacity()).position(rawOff);
-			try (FileChannel ch = FileChannel.open(sources[i], StandardOpenOption.READ)) {
-				while (raw.hasRemaining()) {
-					if (ch.read(raw) < 0) {
-						break;
-					}
-				}
-				if (!raw.hasRemaining() && ch.position() < ch.size()) {
-					throw new ArchiveException("file grew while being archived: " + sources[i], target, r.name(), -1);
-				}
-			}
+			read(sources[i], raw.limit(raw.capacity()).position(rawOff), r);
 			int len = raw.position() - rawOff;
-			r.size = len;
-			crc.reset();
-			crc.update(raw.duplicate().position(rawOff).limit(rawOff + len));
-			r.crc = (int) crc.getValue();
+			checksum(r, raw, rawOff, len);
 			int hdr = ZipFormat.localHeaderLength(r, false);
 			int room = packed.capacity() - out - hdr;
 			EntryRecord p = previousOnes[i];
@@ -139,26 +98,7 @@ final class EntryCompressor {
 				r.csize = p.csize;
 				copied.incrementAndGet();
 			} else {
-				int csize = -1;
-				if (len >= 64 && Zstd.compressBound(len) <= room) {
-					csize = context(raw, rawOff, len).compressDirectByteBuffer(packed, out + hdr, room, raw, rawOff,
-							len);
-					if (csize >= len - (len >> STORE_MIN_SAVING_SHIFT)) {
-						csize = -1;
-					}
-				}
-				if (csize < 0) {
-					if (len > room) {
-						throw new ArchiveException("file grew while being archived: " + sources[i], target, r.name(),
-								-1);
-					}
-					r.method = ArchiveEntry.METHOD_STORED;
-					r.csize = len;
-					packed.put(out + hdr, raw, rawOff, len);
-				} else {
-					r.method = ArchiveEntry.METHOD_ZSTD;
-					r.csize = csize;
-				}
+				pack(r, raw, rawOff, len, packed, out + hdr, room, sources[i]);
 			}
 			ZipFormat.putLocalHeader(packed, out, r, false);
 			offsets[i] = out;
@@ -166,6 +106,65 @@ final class EntryCompressor {
 			rawOff += len;
 		}
 		return new WriteUnit.Batch(seq, recs, offsets, packed.limit(out).position(0), slot);
+	}
+
+	/**
+	 * Reads the file {@code source} into {@code raw}, from its position up to its limit.
+	 *
+	 * @throws ArchiveException the file holds more than that: it grew since its size was read
+	 */
+	private void read(Path source, ByteBuffer raw, EntryRecord r) throws IOException {
+		try (FileChannel ch = FileChannel.open(source, StandardOpenOption.READ)) {
+			while (raw.hasRemaining()) {
+				if (ch.read(raw) < 0) {
+					return;
+				}
+			}
+			if (ch.position() < ch.size()) {
+				throw grew(source, r);
+			}
+		}
+	}
+
+	private ArchiveException grew(Path source, EntryRecord r) {
+		return new ArchiveException("file grew while being archived: " + source, target, r.name(), -1);
+	}
+
+	/** Sets the size and CRC-32 of {@code r} to those of the {@code len} bytes of {@code raw} from {@code off}. */
+	private static void checksum(EntryRecord r, ByteBuffer raw, int off, int len) {
+		CRC32 crc = new CRC32();
+		crc.update(raw.duplicate().limit(off + len).position(off));
+		r.size = len;
+		r.crc = (int) crc.getValue();
+	}
+
+	/**
+	 * Puts the {@code len} bytes of {@code raw} from {@code rawOff} into {@code packed} at {@code at}, zstd-compressed
+	 * (a file's of 64 bytes or more, if that saves at least 1/32) or stored, in at most {@code room} bytes; sets the
+	 * method and compressed size of {@code r}.
+	 *
+	 * @param source the file they were read from, for messages, or {@code null}
+	 */
+	private void pack(EntryRecord r, ByteBuffer raw, int rawOff, int len, ByteBuffer packed, int at, int room,
+			Path source) throws ArchiveException {
+		int csize = -1;
+		if (len >= 64 && r.type == EntryType.FILE && Zstd.compressBound(len) <= room) {
+			csize = context(raw, rawOff, len).compressDirectByteBuffer(packed, at, room, raw, rawOff, len);
+			if (csize >= len - (len >> STORE_MIN_SAVING_SHIFT)) {
+				csize = -1;
+			}
+		}
+		if (csize < 0) {
+			if (len > room) {
+				throw grew(source, r);
+			}
+			r.method = ArchiveEntry.METHOD_STORED;
+			r.csize = len;
+			packed.put(at, raw, rawOff, len);
+		} else {
+			r.method = ArchiveEntry.METHOD_ZSTD;
+			r.csize = csize;
+		}
 	}
 
 	/** Opens the source of a chunked file: closed by its last chunk's read, or by {@link #closeSources}. */

@@ -48,6 +48,7 @@ class ArchiveOutputTest {
 		output.deposit(second);
 		assertThat(output.end()).isEqualTo(18);
 		output.moveToTarget();
+		output.close();
 
 		assertThat(Files.readString(target)).isEqualTo("first;second;third");
 		assertThat(first.record().localOffset).isZero();
