@@ -42,7 +42,6 @@ final class ArchiveOutput {
 	private final Map<Long, WriteUnit> ready = new HashMap<>();
 	private long nextToPlace;
 	private long end;
-	private long base;
 	private volatile boolean aborted;
 
 	/**
@@ -61,8 +60,7 @@ final class ArchiveOutput {
 		this.slots = slots;
 		this.progress = progress;
 		this.copied = copied;
-		this.base = previous != null ? previous.base() : 0;
-		this.end = base;
+		this.end = base();
 	}
 
 	/** @return where the bytes placed so far end: where the next unit, or the central directory, goes */
@@ -74,7 +72,7 @@ final class ArchiveOutput {
 
 	/** @return where this archive's own file starts in its bytes */
 	long base() {
-		return base;
+		return previous != null ? previous.base() : 0;
 	}
 
 	/**
@@ -229,15 +227,15 @@ final class ArchiveOutput {
 	}
 
 	/**
-	 * Takes the bytes of the previous archive's files out of this archive's (it copied the entries it shared beyond
-	 * its end, up to {@code newEnd}): its own file now starts at 0, and the records' offsets must move down by the
-	 * old base.
+	 * Stops continuing the previous archive's files ({@link PreviousArchive#detach}), once the entries this archive
+	 * shared were copied beyond its end, up to {@code newEnd}: its own file now starts at 0; the records' offsets must
+	 * move down by the old base.
 	 */
-	void rebase(long newEnd) {
+	void stopContinuing(long newEnd) {
 		synchronized (sequencer) {
-			end = newEnd - base;
+			end = newEnd - base();
 		}
-		base = 0;
+		previous.detach();
 	}
 
 	/**
@@ -247,7 +245,7 @@ final class ArchiveOutput {
 	 * @param r the entry they belong to, for messages, or {@code null}
 	 */
 	void write(ByteBuffer b, long position, EntryRecord r) throws IOException {
-		long pos = position - base;
+		long pos = position - base();
 		try {
 			while (b.hasRemaining()) {
 				pos += out.write(b, pos);

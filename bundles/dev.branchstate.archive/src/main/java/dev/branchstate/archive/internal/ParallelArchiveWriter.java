@@ -279,8 +279,7 @@ public final class ParallelArchiveWriter implements ArchiveWriter {
 		for (EntryRecord r : records) {
 			r.localOffset -= base;
 		}
-		output.rebase(position);
-		previous.detach();
+		output.stopContinuing(position);
 	}
 
 	@Override
