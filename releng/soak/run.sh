@@ -44,6 +44,10 @@ cd "$root"
 source releng/lib/ide.sh
 t_start=$(date +%s)
 n_kills=0 n_kill_attempts=0 n_damaged=0 n_full=0 n_divergences=0 n_tracked=0 n_leftovers=0 n_refused=0 n_clean=0 n_jdt=0
+n_unread=0 # damage the restore did not need: not read, the restore went on
+# the Java index's dumps of the steps' last sessions: compared, or not compared and why
+n_dump_compared=0 n_dump_killed=0 n_dump_tree_changed=0
+declare -A kill_points # where the kills landed: during the work, after it before the dump, during the dump, after it
 step_no=0 step_name=setup
 logs=$dir/logs
 say() { printf '%s\n' "$*"; }
@@ -52,6 +56,13 @@ summary() {
 	echo "== soak seed=$seed steps=$step_no/$steps kills=$n_kills (of $n_kill_attempts attempts) damaged=$n_damaged" \
 		"(refused restores $n_refused) full_disks=$n_full divergences=$n_divergences tracked_written=$n_tracked" \
 		"leftovers=$n_leftovers clean_builds=$n_clean jdt_failures=$n_jdt wall=$(( $(date +%s) - t_start ))s"
+	echo "   damage: $n_refused restores refused, $n_unread restores that did not need the damaged entry (not read);" \
+		"step sessions' index dumps: $n_dump_compared compared, not compared: $n_dump_killed killed," \
+		"$n_dump_tree_changed tree changed since"
+	local point
+	for point in "${!kill_points[@]}"; do
+		echo "   kills $point: ${kill_points[$point]}"
+	done | sort
 }
 fail() {
 	echo "soak: FAILED at seed=$seed step=$step_no ($step_name): $*" >&2
@@ -102,17 +113,26 @@ fingerprint() {
 	(cd "$repo" && git ls-files -z -co --exclude-standard | sort -z | { xargs -0 -r sha1sum 2>/dev/null || true; } | sha1sum | cut -c1-16)
 }
 # Every IDE session writes the Java index's dump when it exits normally (JavaIndexService, -D...dumpAtExit) into
-# $dumps, and the driver records the tree it indexed ($dumps.tree): the check compares the step's last session's dump
-# with a fresh index's when the tree is still the same, and the dump of the check's own session always. (The check's
-# session alone would not do: each start indexes every file whose hash changed, which hides what a switch restored.)
+# $dumps (each file written aside and renamed: complete or absent), and the driver records the tree it indexed
+# ($dumps.tree) for a session that ended normally — told by its exit status, never by what it left: a session killed
+# (status 128 + the signal) may have left any part of its exit's work. The check compares the step's last session's
+# dump with a fresh index's when that session ended normally and the tree is still the same, and the dump of the
+# check's own session always. (The check's session alone would not do: each start indexes every file whose hash
+# changed, which hides what a switch restored.)
 dumps=$dir/index-dump
 eval "shared_$(declare -f app)"
 app() {
 	local rc=0
 	rm -rf "$dumps" "$dumps.tree"
 	IDE_JVM="-Xmx2g -Ddev.branchstate.javaindex.dumpAtExit=$dumps" shared_app "$@" || rc=$?
-	[ ! -d "$dumps" ] || fingerprint > "$dumps.tree"
+	session_ended "$rc" "$*"
 	return $rc
+}
+# session_ended <exit status> <what>: records the tree the session's dump is of when the session ended normally
+session_ended() {
+	[ "$1" -lt 128 ] || return 0 # killed by a signal: its dump is never compared
+	compgen -G "$dumps/*.dump" > /dev/null || fail "the IDE session ($2) exited with $1 without writing the Java index's dump"
+	fingerprint > "$dumps.tree"
 }
 
 say "== the repository: Apache Commons Lang 3.18.0 sources, one Java project (JRE container, bin/ ignored)"
@@ -238,6 +258,11 @@ check() {
 	if [ -f "$dumps.tree" ] && [ "$(cat "$dumps.tree")" = "$(fingerprint)" ]; then
 		mv "$dumps" "$dir/index-step"
 		indexes="step's session and check"
+		n_dump_compared=$((n_dump_compared + 1))
+	elif [ -f "$dumps.tree" ]; then
+		n_dump_tree_changed=$((n_dump_tree_changed + 1))
+	else
+		n_dump_killed=$((n_dump_killed + 1)) # (the step's last session was killed: its dump is not compared)
 	fi
 	app build "$repo" --problems > "$log" || { cat "$log" >&2; fail "the build session failed"; }
 	if jdt_failed; then
@@ -469,9 +494,13 @@ step_delete() {
 	expect_tree
 }
 # damage: the state of another branch's tip (or any state): flip bytes in the middle or truncate; verify must name
-# it; then the branch is checked out in the IDE: the restore must refuse it, the workspace still equal a clean build.
+# it; then the branch is checked out in the IDE, its restore's plan on the platform's trace (-debug with the option
+# dev.branchstate.core/debug/restore: every entry it reads, in the workspace's .metadata/trace.log). A restore checks everything it reads before it writes: damage it reads (an entry it
+# must write, or the archive's central directory) refuses it with nothing written; damage in an entry the plan found
+# identical on disk is not read, and the restore goes on (that entry is read, and refused, by whatever needs it later,
+# and by verify). Either way the workspace must equal a clean build after it (the check).
 step_damage() {
-	local b c archive size how line
+	local b c archive size how line damaged_entry reads
 	commit_pending
 	for b in $(branches | grep -v -x "$(current)"); do
 		c=$(git -C "$repo" rev-parse "$b")
@@ -495,13 +524,34 @@ step_damage() {
 	say "$step_no: $step_name"
 	app verify "$repo" > "$logs/step-$step_no-verify.log" && fail "verify did not find the damaged archive"
 	grep -q "^corrupt $c " "$logs/step-$step_no-verify.log" || fail "verify did not name the damaged archive"
-	app switch "$repo" "$b" --with-branchstate > "$logs/step-$step_no.log" || true
+	# the entry the damage is in, when verify names one (none: the central directory or the archive's end)
+	damaged_entry=$(grep "^corrupt $c " "$logs/step-$step_no-verify.log" | sed -n "s/.*, entry '\([^']*\)'.*/\1/p" | head -1)
+	printf 'dev.branchstate.core/debug=true\ndev.branchstate.core/debug/restore=true\n' > "$dir/restore-trace.options"
+	local trace=$logs/step-$step_no-trace.log
+	rm -f "$ws/.metadata/trace.log"
+	IDE_ARGS="$IDE_ARGS -debug $dir/restore-trace.options" app switch "$repo" "$b" --with-branchstate > "$logs/step-$step_no.log" || true
+	mv "$ws/.metadata/trace.log" "$trace" 2>/dev/null || : > "$trace" # (the platform's trace file: no restore, no trace)
 	grep -E '^(saved|restored|skipped|failed|checkout) ' "$logs/step-$step_no.log" | sed 's/^/   /' || true
 	[ "$(current)" = "$b" ] || fail "the checkout of $b did not happen"
+	reads=$(grep -o -E "restore plan of ${c}: reads [0-9]+ entries, [0-9]+ identical on disk" "$trace" | tail -1 || true)
 	if grep -q "^restored ${c:0:10}" "$logs/step-$step_no.log"; then
-		fail "the damaged state was restored"
+		[ -n "$damaged_entry" ] || fail "the damaged state was restored (damage outside any entry: $how)"
+		[ -n "$reads" ] || fail "the damaged state was restored, and its plan is not on the trace"
+		if grep -q -F "restore reads $damaged_entry |" "$trace"; then
+			fail "the damaged state was restored, and its plan reads the damaged entry $damaged_entry"
+		fi
+		say "   not needed: the damage is in $damaged_entry, which the plan found identical on disk (${reads#restore plan of $c: }): not read"
+		n_unread=$((n_unread + 1))
+	else
+		if [ -n "$reads" ] && [ -n "$damaged_entry" ]; then
+			grep -q -F "restore reads $damaged_entry |" "$trace" \
+				&& say "   refused: the plan reads the damaged entry $damaged_entry (${reads#restore plan of $c: })" \
+				|| say "   not restored: the plan does not read the damaged entry $damaged_entry; $(grep -E '^(failed|skipped) ' "$logs/step-$step_no.log" | tail -1 | cut -c1-160)"
+		else
+			say "   ${reads:+refused}${reads:-not restored, no plan made} (the damage: ${damaged_entry:-outside any entry}${reads:+; $reads})"
+		fi
+		n_refused=$((n_refused + 1))
 	fi
-	n_refused=$((n_refused + 1))
 	expected_porcelain= expected_print=$(fingerprint)
 }
 # kill -9 of the IDE during a switch, a save or a build, at a random moment; then the IDE starts again (the
@@ -520,16 +570,23 @@ step_kill() {
 		what="save"
 		set -- save "$repo"
 	fi
-	# the moment: a random time after the start (the JVM takes ~3 s to start), or a random time after the work
+	# the moment: a random time after the start (the JVM takes ~3 s to start); or a random time after the work
 	# began: a switch's restore on record (0-50 ms: it writes the derived data), else the checkout (its log line) or
-	# the first archive file the save writes in the store (0-400 ms)
-	local trigger=$((RANDOM % 2)) known
-	delay=$(( trigger == 0 ? 1500 + RANDOM % 9000 : RANDOM % 400 ))
+	# the first archive file the save writes in the store (0-400 ms); or 0-300 ms after the work finished (its last
+	# line printed): the exit's work, the Java index's dump and the workspace's save as the IDE shuts down
+	local trigger=$((RANDOM % 3)) known rc=0 point
+	case $trigger in
+	0) delay=$((1500 + RANDOM % 9000)) ;;
+	1) delay=$((RANDOM % 400)) ;;
+	2) delay=$((RANDOM % 300)) ;;
+	esac
 	if [ $trigger = 1 ] && [[ $what == switch* ]]; then
 		delay=$((delay / 8))
 		step_name="kill -9 of the IDE ${delay} ms after the restore of a $what began writing (if it restores)"
 	elif [ $trigger = 1 ]; then
 		step_name="kill -9 of the IDE ${delay} ms after the $what began writing"
+	elif [ $trigger = 2 ]; then
+		step_name="kill -9 of the IDE ${delay} ms after the $what finished (while it exits)"
 	else
 		step_name="kill -9 of the IDE ${delay} ms into a $what"
 	fi
@@ -539,10 +596,12 @@ step_kill() {
 	java -Xmx2g -Ddev.branchstate.javaindex.dumpAtExit="$dumps" -jar "$launcher" -nosplash -data "$ws" $IDE_ARGS -application dev.branchstate.core.app "$@" > "$log" 2>&1 &
 	pid=$!
 	n_kill_attempts=$((n_kill_attempts + 1))
-	if [ $trigger = 1 ]; then
+	if [ $trigger != 0 ]; then
 		local until=$((SECONDS + 120))
 		while kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt $until ]; do
-			if [[ $what == switch* ]]; then
+			if [ $trigger = 2 ]; then
+				grep -q -E '^(result|saved|built|branchstate:) ' "$log" && break
+			elif [[ $what == switch* ]]; then
 				compgen -G "$restores/*.restoring" > /dev/null && break
 			else
 				grep -q '^checkout ' "$log" && break
@@ -552,14 +611,28 @@ step_kill() {
 		done
 	fi
 	sleep "$(awk -v d="$delay" 'BEGIN { printf "%.3f", d / 1000 }')"
-	if kill -9 "$pid" 2>/dev/null; then
+	kill -9 "$pid" 2>/dev/null || true
+	# whether the kill landed is the session's exit status, not kill's (a session that has ended but is not waited
+	# for yet can still be signalled)
+	wait "$pid" 2>/dev/null || rc=$?
+	if [ $rc = 137 ]; then
 		n_kills=$((n_kills + 1))
-		say "   killed while running; last lines: $(grep -E '^(saved|restored|skipped|failed|checkout|switch|refresh)' "$log" | tail -2 | tr '\n' ';')"
+		# where it landed, for the counts only: a killed session's exit work is never compared
+		if ! grep -q -E '^(result|saved|built|branchstate:) ' "$log"; then
+			point="during the work"
+		elif compgen -G "$dumps/*.dump" > /dev/null; then
+			point="after the Java index's dump (the workspace's save at shutdown)"
+		elif compgen -G "$dumps/.*.dump.tmp" > /dev/null; then
+			point="during the Java index's dump"
+		else
+			point="after the work, before the Java index's dump"
+		fi
+		kill_points[$point]=$(( ${kill_points[$point]:-0} + 1 ))
+		say "   killed $point; last lines: $(grep -E '^(saved|restored|skipped|failed|checkout|switch|refresh|built)' "$log" | tail -2 | tr '\n' ';')"
 	else
-		say "   the session had ended before the kill"
+		say "   the session had ended before the kill (exit $rc)"
+		session_ended "$rc" "$*"
 	fi
-	wait "$pid" 2>/dev/null || true
-	[ ! -d "$dumps" ] || fingerprint > "$dumps.tree" # (the session ended before the kill)
 	if [ -f "$repo/.git/index.lock" ]; then
 		rm -f "$repo/.git/index.lock"
 		say "   removed .git/index.lock left by the killed checkout"

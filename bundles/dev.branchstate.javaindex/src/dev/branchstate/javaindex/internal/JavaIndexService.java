@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
@@ -173,8 +174,11 @@ public final class JavaIndexService implements IJavaIndex, IResourceChangeListen
 			Files.createDirectories(folder);
 			for (String name : new TreeSet<>(indexes.keySet())) {
 				String dump = dump(workspace.getRoot().getProject(name));
-				Files.writeString(folder.resolve(name + ".dump"), //$NON-NLS-1$
+				// written aside and renamed: a dump is complete or absent, also when the IDE is killed while it writes
+				Path file = folder.resolve(name + ".dump"); //$NON-NLS-1$
+				Path written = Files.writeString(folder.resolve('.' + name + ".dump.tmp"), //$NON-NLS-1$
 						idle ? dump : "not idle after " + DUMP_WAIT + '\n' + dump); //$NON-NLS-1$
+				Files.move(written, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
 			}
 		} catch (IOException | RuntimeException e) {
 			Log.error(Messages.bind(Messages.Index_dumpFailed, folder), e);

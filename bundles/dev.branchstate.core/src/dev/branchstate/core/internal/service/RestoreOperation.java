@@ -27,6 +27,7 @@ import org.eclipse.core.runtime.SubMonitor;
 import org.eclipse.osgi.util.NLS;
 
 import dev.branchstate.archive.ArchiveCanceledException;
+import dev.branchstate.archive.ArchiveEntry;
 import dev.branchstate.archive.ArchiveException;
 import dev.branchstate.archive.ArchiveReader;
 import dev.branchstate.archive.ExtractPlan;
@@ -34,6 +35,7 @@ import dev.branchstate.core.IStateContributor;
 import dev.branchstate.core.StateInfo;
 import dev.branchstate.core.internal.Log;
 import dev.branchstate.core.internal.Messages;
+import dev.branchstate.core.internal.Trace;
 import dev.branchstate.core.internal.build.BuildManagerAccess;
 import dev.branchstate.core.internal.build.CleanBuildJob;
 import dev.branchstate.core.internal.contributors.ContributorRegistry;
@@ -168,6 +170,9 @@ final class RestoreOperation {
 	void run(List<Selected> selected, SubMonitor monitor) throws CoreException {
 		SubMonitor steps = SubMonitor.convert(monitor, 100);
 		plan(selected, steps.split(5));
+		if (Trace.on(Trace.RESTORE)) {
+			tracePlan(selected);
+		}
 		check(selected, steps.split(35));
 		monitor = steps.split(60);
 		List<IProject> projects = selected.stream().map(Selected::project).distinct().toList();
@@ -227,6 +232,33 @@ final class RestoreOperation {
 			}
 			monitor.worked(1);
 		}
+	}
+
+	/**
+	 * The plan on the trace: every entry of the parts that the check will read (and the extractions write), then the
+	 * counts. An entry a plan found identical on disk is neither read nor written.
+	 */
+	private void tracePlan(List<Selected> selected) {
+		List<ExtractPlan> plans = contexts.stream().flatMap(c -> c.plans().stream()).toList();
+		int read = 0;
+		int identical = 0;
+		for (String prefix : selected.stream().map(s -> s.part().prefix()).distinct().toList()) {
+			for (ArchiveEntry entry : reader.entries(prefix)) {
+				String name = entry.name();
+				if (entry.isDirectory()) {
+					continue;
+				}
+				Optional<ExtractPlan> plan = plans.stream().filter(p -> name.startsWith(p.prefix())).findFirst();
+				if (plan.isEmpty() || plan.get().writes(name)) {
+					Trace.trace(Trace.RESTORE, "restore reads " + name); //$NON-NLS-1$
+					read++;
+				} else {
+					identical++;
+				}
+			}
+		}
+		Trace.trace(Trace.RESTORE, "restore plan of " + state.commitId() + ": reads " + read + " entries, " //$NON-NLS-1$ //$NON-NLS-2$
+				+ identical + " identical on disk"); //$NON-NLS-1$
 	}
 
 	/**
