@@ -86,7 +86,8 @@ store=$dir/store
 mkdir -p "$store"
 if mount -t tmpfs -o size=256m soak-store "$store" 2>/dev/null; then
 	# at the end the store's files are listed in the logs (the tmpfs goes with the mount)
-	trap 'find "$store" -type f -printf "%s %p\n" > "$logs/store-at-exit.txt" 2>/dev/null; umount "$store" 2>/dev/null || true' EXIT
+	# (nothing in it may fail: under set -e a failing command of an EXIT trap becomes the run's exit status)
+	trap '{ find "$store" -type f -printf "%s %p\n" > "$logs/store-at-exit.txt" 2>/dev/null || true; }; umount "$store" 2>/dev/null || true' EXIT
 	tmpfs=1
 else
 	say "   (cannot mount a tmpfs: not root? the full-disk step is skipped)"

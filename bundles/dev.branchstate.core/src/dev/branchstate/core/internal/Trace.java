@@ -1,6 +1,5 @@
 package dev.branchstate.core.internal;
 
-import org.eclipse.core.runtime.Platform;
 import org.eclipse.osgi.service.debug.DebugOptions;
 import org.eclipse.osgi.service.debug.DebugTrace;
 import org.osgi.framework.Bundle;
@@ -10,9 +9,10 @@ import org.osgi.framework.ServiceReference;
 
 /**
  * The core bundle's tracing, through the platform's debug options (the bundle's {@code .options} file lists them;
- * {@code -debug <options file>} turns them on). Options, under {@code dev.branchstate.core}:
+ * {@code -debug <options file>} turns them on). The lines go to the platform's trace file: the workspace's
+ * {@code .metadata/trace.log}, or the file {@code -Dosgi.tracefile} names. Options, under {@code dev.branchstate.core}:
  * <ul>
- * <li>{@value #RESTORE}: each entry a restore will read and write, found by its plan before it reads anything.</li>
+ * <li>{@value #RESTORE}: each entry a restore will read (and write), found by its plan before it reads anything.</li>
  * </ul>
  */
 public final class Trace {
@@ -23,6 +23,7 @@ public final class Trace {
 	private static final String BUNDLE = "dev.branchstate.core"; //$NON-NLS-1$
 	private static final String DEBUG = "/debug"; //$NON-NLS-1$
 
+	private static DebugOptions options;
 	private static DebugTrace trace;
 
 	private Trace() {
@@ -30,30 +31,28 @@ public final class Trace {
 
 	/** @return whether the option (a path under the bundle's name) is on, and the bundle's debug option with it */
 	public static boolean on(String option) {
-		return Platform.inDebugMode() && Platform.getDebugBoolean(BUNDLE + DEBUG)
-				&& Platform.getDebugBoolean(BUNDLE + option);
+		DebugOptions o = options();
+		return o != null && o.isDebugEnabled() && o.getBooleanOption(BUNDLE + DEBUG, false)
+				&& o.getBooleanOption(BUNDLE + option, false);
 	}
 
-	/**
-	 * Writes a line to the platform's trace when the option is on: the workspace's {@code .metadata/trace.log}, or
-	 * the file {@code -Dosgi.tracefile} names.
-	 */
+	/** Writes a line to the platform's trace when the option is on. */
 	public static void trace(String option, String message) {
-		DebugTrace t = debugTrace();
-		if (t != null) {
-			t.trace(option, message);
+		if (on(option)) {
+			trace.trace(option, message);
 		}
 	}
 
-	private static synchronized DebugTrace debugTrace() {
-		if (trace == null) {
+	/** @return the platform's debug options, {@code null} outside a running framework */
+	private static synchronized DebugOptions options() {
+		if (options == null) {
 			Bundle bundle = FrameworkUtil.getBundle(Trace.class);
 			BundleContext context = bundle == null ? null : bundle.getBundleContext();
 			ServiceReference<DebugOptions> reference = context == null ? null
 					: context.getServiceReference(DebugOptions.class);
-			DebugOptions options = reference == null ? null : context.getService(reference);
+			options = reference == null ? null : context.getService(reference);
 			trace = options == null ? null : options.newDebugTrace(BUNDLE);
 		}
-		return trace;
+		return options;
 	}
 }

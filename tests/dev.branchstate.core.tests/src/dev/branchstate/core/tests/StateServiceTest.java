@@ -37,12 +37,15 @@ import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectInserter;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.osgi.service.debug.DebugOptions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.FrameworkUtil;
 
 import dev.branchstate.core.BranchstatePreferences;
 import dev.branchstate.core.IRestoreContext;
@@ -51,6 +54,7 @@ import dev.branchstate.core.IStateContributor;
 import dev.branchstate.core.RestoreResult;
 import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateInfo;
+import dev.branchstate.core.internal.Trace;
 import dev.branchstate.core.internal.contributors.DerivedResourcesContributor;
 import dev.branchstate.core.internal.contributors.ProblemMarkersContributor;
 import dev.branchstate.core.internal.service.KnownFiles;
@@ -252,6 +256,48 @@ class StateServiceTest {
 		assertThat(f.events(StateEvent.Kind.FAILED)).isEmpty();
 		assertThatThrownBy(() -> f.service.verify(saved, null)).as("the whole archive is still damaged")
 				.hasMessageContaining("big.class");
+	}
+
+	/**
+	 * Issue 32: the restore's plan on the platform's trace (option {@code dev.branchstate.core/debug/restore}) names
+	 * every entry the restore reads, before it reads any: the entries it writes and the parts no plan covers, not
+	 * an entry identical on disk. The soak's damage step decides from it whether a restore that went on
+	 * over a damaged archive had to read the damage.
+	 */
+	@Test
+	void theRestorePlanOnTheTraceNamesWhatTheRestoreReads() throws Exception {
+		f.output(Map.of("big.class", Fixtures.random(300_000, 6), "small.class", Fixtures.random(3000, 7)));
+		StateInfo saved = f.service.save(f.gitDir(), new NullProgressMonitor());
+		Files.write(f.workTree.resolve("bin/small.class"), Fixtures.random(3000, 8)); // differs: read and written
+		f.project.refreshLocal(IResource.DEPTH_INFINITE, null);
+		Path traceFile = temp.resolve("trace.log");
+		DebugOptions options = service(DebugOptions.class);
+		boolean wasEnabled = options.isDebugEnabled();
+		java.io.File wasFile = options.getFile();
+		options.setFile(traceFile.toFile());
+		options.setDebugEnabled(true);
+		options.setOption("dev.branchstate.core/debug", "true");
+		options.setOption("dev.branchstate.core" + Trace.RESTORE, "true");
+		try {
+			f.service.restore(f.gitDir(), saved.commitId(), new NullProgressMonitor());
+		} finally {
+			options.setOption("dev.branchstate.core" + Trace.RESTORE, "false");
+			options.setDebugEnabled(wasEnabled);
+			options.setFile(wasFile);
+		}
+
+		List<String> reads = Files.readAllLines(traceFile).stream().filter(l -> l.contains("| restore reads "))
+				.map(l -> l.replaceAll(".*\\| restore reads (.*) \\|$", "$1")).toList();
+		assertThat(reads).anyMatch(n -> n.endsWith("/bin/small.class"))
+				.anyMatch(n -> !n.contains("/bin/")) // the parts no plan covers: read in full
+				.noneMatch(n -> n.endsWith("/bin/big.class"));
+		assertThat(Files.readString(traceFile)).contains("restore plan of " + saved.commitId() + ": reads "
+				+ reads.size() + " entries, 1 identical on disk");
+	}
+
+	private static <T> T service(Class<T> type) {
+		BundleContext context = FrameworkUtil.getBundle(StateServiceTest.class).getBundleContext();
+		return context.getService(context.getServiceReference(type));
 	}
 
 	/**
