@@ -8,7 +8,7 @@
 #   ./launch releng/soak/run.sh --steps N --seed S [--no-build] [--dir /tmp/soak-S] [--require-each]
 #
 # --require-each: fail unless the run killed the IDE, damaged an archive and filled the disk at least once each (the
-# short run of the test command, tests/dev.branchstate.soak).
+# short run of the test command, tests/dev.branchstate.soak); the last steps of the run are the kinds still missing.
 #
 # Steps: in-IDE checkout (headless switch, JGit), terminal checkout (git CLI, then an IDE session that notices it),
 # new branch, a commit of a valid Java edit (add a method, add a file, delete an unreferenced file, change a method
@@ -688,9 +688,35 @@ check
 weights=(ide_checkout ide_checkout ide_checkout terminal_checkout terminal_checkout terminal_checkout new_branch new_branch
 	commit commit commit commit uncommitted uncommitted reset stash pull save save restore_older delete damage damage kill
 	kill kill toggle full_disk full_disk)
+# --require-each: once the steps left are at most three times the kinds still missing (a full disk, a kill that landed,
+# a damaged archive), the next step is the first missing kind, so that any seed of a long enough run has each; a damage
+# step needs another branch whose tip has a stored state, made first when there is none (a save, a new branch)
+missing_kinds() {
+	[ $tmpfs = 0 ] || [ $n_full != 0 ] || echo full_disk
+	[ $n_kills != 0 ] || echo kill
+	[ $n_damaged != 0 ] || echo damage
+}
+damage_possible() {
+	local b states
+	states=$(stored_states)
+	for b in $(branches | grep -v -x "$(current)"); do
+		grep -q -x "$(git -C "$repo" rev-parse "$b")" <<<"$states" && return 0
+	done
+	return 1
+}
 for ((step_no = 1; step_no <= steps; step_no++)); do
 	damaged=
-	"step_${weights[$((RANDOM % ${#weights[@]}))]}"
+	kind=
+	if [ $require_each = 1 ]; then
+		mapfile -t missing < <(missing_kinds)
+		if [ $((steps - step_no + 1)) -le $((3 * ${#missing[@]})) ]; then
+			kind=${missing[0]}
+			if [ "$kind" = damage ] && ! damage_possible; then
+				kind=$(git -C "$repo" rev-parse HEAD | grep -q -x -F -f <(stored_states) && echo new_branch || echo save)
+			fi
+		fi
+	fi
+	"step_${kind:-${weights[$((RANDOM % ${#weights[@]}))]}}"
 	check
 done
 step_no=$steps
