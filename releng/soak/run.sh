@@ -56,7 +56,7 @@ summary() {
 	echo "== soak seed=$seed steps=$step_no/$steps kills=$n_kills (of $n_kill_attempts attempts) damaged=$n_damaged" \
 		"(refused restores $n_refused) full_disks=$n_full divergences=$n_divergences tracked_written=$n_tracked" \
 		"leftovers=$n_leftovers clean_builds=$n_clean jdt_failures=$n_jdt wall=$(( $(date +%s) - t_start ))s"
-	echo "   damage: $n_refused restores refused, $n_unread restores that did not need the damaged entry (not read);" \
+	echo "   damage: $n_refused restores refused or not made, $n_unread that did not need the damaged entry (not read);" \
 		"step sessions' index dumps: $n_dump_compared compared, not compared: $n_dump_killed killed," \
 		"$n_dump_tree_changed tree changed since"
 	local point
