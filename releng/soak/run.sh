@@ -498,9 +498,8 @@ step_delete() {
 # it; then the branch is checked out in the IDE, its restore's plan on the platform's trace (-debug with the option
 # dev.branchstate.core/debug/restore: every entry it reads, in the workspace's .metadata/trace.log). A restore checks
 # everything it reads before it writes: damage it reads (an entry it must write, or the archive's central directory)
-# refuses it with nothing written; damage in an entry the plan found
-# identical on disk is not read, and the restore goes on (that entry is read, and refused, by whatever needs it later,
-# and by verify). Either way the workspace must equal a clean build after it (the check).
+# refuses it with nothing written; damage in an entry the plan found identical on disk is not read, and the restore
+# goes on (that entry is read, and refused, by whatever needs it later, and by verify). Either way the workspace must equal a clean build after it (the check).
 step_damage() {
 	local b c archive size how line damaged_entry reads
 	commit_pending
