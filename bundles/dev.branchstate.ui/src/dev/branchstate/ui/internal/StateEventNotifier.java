@@ -51,8 +51,9 @@ public final class StateEventNotifier implements IStartup, StateServices.Subscri
 		String name = nameOf(event);
 		String text = switch (event.kind()) {
 			case RESTORED -> restoredText(event, name);
-			case SAVED -> NLS.bind(Messages.Notice_saved,
-					new Object[] { name, Formats.count(event.files()), Formats.duration(event.duration()) });
+			case SAVED -> leftOut(event) ? event.message()
+					: NLS.bind(Messages.Notice_saved,
+							new Object[] { name, Formats.count(event.files()), Formats.duration(event.duration()) });
 			case SKIPPED, DELETED, FETCHED -> reason(event);
 			case FAILED -> NLS.bind(Messages.Notice_failed, reason(event));
 		};
@@ -60,6 +61,11 @@ public final class StateEventNotifier implements IStartup, StateServices.Subscri
 			text += ' ' + NLS.bind(Messages.Notice_partial, problems(event.status()));
 		}
 		return text;
+	}
+
+	/** @return whether a SAVED event says that projects whose build was not complete were left out (INFO) */
+	private static boolean leftOut(StateEvent event) {
+		return event.status() != null && event.status().getSeverity() == IStatus.INFO;
 	}
 
 	/** @return whether a RESTORED or SAVED event says some contributors failed (a WARNING status) */

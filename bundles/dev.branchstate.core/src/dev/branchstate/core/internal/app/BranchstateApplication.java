@@ -58,8 +58,14 @@ public final class BranchstateApplication implements IApplication {
 	@Override
 	public Object start(IApplicationContext context) throws Exception {
 		String[] args = (String[]) context.getArguments().get(IApplicationContext.APPLICATION_ARGS);
-		List<String> arguments = args == null ? List.of() : Arrays.asList(args);
-		PrintStream out = System.out;
+		return run(args == null ? List.of() : Arrays.asList(args), System.out, System.err);
+	}
+
+	/**
+	 * Runs one command line of the application in this runtime (internal: the application, and tests that run a
+	 * command as a user types it). @return the exit code
+	 */
+	public static Object run(List<String> arguments, PrintStream out, PrintStream err) {
 		if (arguments.isEmpty()) {
 			return usage("no command given");
 		}
@@ -67,9 +73,9 @@ public final class BranchstateApplication implements IApplication {
 			return status(out);
 		}
 		if ("switch".equals(arguments.get(0))) { //$NON-NLS-1$
-			return SwitchCommand.run(arguments.subList(1, arguments.size()), out, System.err);
+			return SwitchCommand.run(arguments.subList(1, arguments.size()), out, err);
 		}
-		return new Commands(out, System.err).run(arguments);
+		return new Commands(out, err).run(arguments);
 	}
 
 	static Object usage(String problem) {

@@ -23,6 +23,7 @@ import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.IPath;
 import org.eclipse.core.runtime.IStatus;
 import org.eclipse.core.runtime.NullProgressMonitor;
+import org.eclipse.core.runtime.SubMonitor;
 import org.eclipse.core.runtime.jobs.Job;
 import org.eclipse.core.runtime.preferences.IEclipsePreferences;
 import org.eclipse.core.runtime.preferences.InstanceScope;
@@ -162,34 +163,44 @@ final class Commands {
 			}
 		});
 		NullProgressMonitor monitor = new NullProgressMonitor();
-		int imported = 0;
+		List<IProjectDescription> descriptions = new ArrayList<>();
+		List<Path> locations = new ArrayList<>();
 		if (found.isEmpty()) {
-			IProject project = workspace.getRoot().getProject(workTree.getFileName().toString());
-			if (!project.exists()) {
-				IProjectDescription description = workspace.newProjectDescription(project.getName());
-				description.setLocation(IPath.fromFile(workTree.toFile()));
-				project.create(description, monitor);
-				imported++;
-			}
-			project.open(monitor);
-			out.println("project " + project.getName() + " " + workTree); //$NON-NLS-1$ //$NON-NLS-2$
+			IProjectDescription description = workspace.newProjectDescription(workTree.getFileName().toString());
+			description.setLocation(IPath.fromFile(workTree.toFile()));
+			descriptions.add(description);
+			locations.add(workTree);
 		}
 		for (Path dir : found) {
 			IProjectDescription description = workspace
 					.loadProjectDescription(IPath.fromFile(dir.resolve(IProjectDescription.DESCRIPTION_FILE_NAME).toFile()));
-			IProject project = workspace.getRoot().getProject(description.getName());
-			if (!project.exists()) {
-				IPath defaultLocation = workspace.getRoot().getLocation().append(description.getName());
-				description.setLocation(defaultLocation.toFile().toPath().toAbsolutePath().equals(dir) ? null
-						: IPath.fromFile(dir.toFile()));
-				project.create(description, monitor);
-				imported++;
+			IPath defaultLocation = workspace.getRoot().getLocation().append(description.getName());
+			description.setLocation(defaultLocation.toFile().toPath().toAbsolutePath().equals(dir) ? null
+					: IPath.fromFile(dir.toFile()));
+			descriptions.add(description);
+			locations.add(dir);
+		}
+		// all of them in one workspace operation, as the Existing Projects import wizard does: builders and JDT see
+		// one change with every project, so no classpath is checked while a project it reads is still missing
+		int[] imported = { 0 };
+		workspace.run(m -> {
+			SubMonitor sub = SubMonitor.convert(m, descriptions.size() * 2);
+			for (IProjectDescription description : descriptions) {
+				IProject project = workspace.getRoot().getProject(description.getName());
+				if (!project.exists()) {
+					project.create(description, sub.split(1));
+					imported[0]++;
+				}
 			}
-			project.open(monitor);
-			out.println("project " + project.getName() + " " + dir); //$NON-NLS-1$ //$NON-NLS-2$
+			for (IProjectDescription description : descriptions) {
+				workspace.getRoot().getProject(description.getName()).open(sub.split(1));
+			}
+		}, workspace.getRoot(), IWorkspace.AVOID_UPDATE, monitor);
+		for (int i = 0; i < descriptions.size(); i++) {
+			out.println("project " + descriptions.get(i).getName() + " " + locations.get(i)); //$NON-NLS-1$ //$NON-NLS-2$
 		}
 		workspace.save(true, monitor);
-		out.println("imported " + imported + " project(s)"); //$NON-NLS-1$ //$NON-NLS-2$
+		out.println("imported " + imported[0] + " project(s)"); //$NON-NLS-1$ //$NON-NLS-2$
 		return IApplication.EXIT_OK;
 	}
 

@@ -409,15 +409,16 @@ public final class StateService implements IStateService {
 				commit = head.name();
 				branch = currentBranch(repository);
 			}
-			List<IProject> projects = projectsOf(dir);
-			if (projects.isEmpty()) {
+			List<IProject> inRepository = projectsOf(dir);
+			if (inRepository.isEmpty()) {
 				throw skipped(dir, commit, branch, NLS.bind(Messages.Service_noProjects, dir), start);
 			}
-			Optional<String> notBuilt = projects.stream().filter(this::interrupted).findFirst()
-					.map(p -> NLS.bind(Messages.Service_notBuiltInterrupted, p.getName())).or(() -> notBuilt(projects));
-			if (notBuilt.isPresent()) {
-				throw skipped(dir, commit, branch, NLS.bind(Messages.Service_notBuilt, dir, notBuilt.get()), start);
+			CompleteBuilds.Split split = CompleteBuilds.split(inRepository, this::whyIncomplete);
+			if (split.complete().isEmpty()) {
+				String reason = split.leftOut().values().iterator().next();
+				throw skipped(dir, commit, branch, NLS.bind(Messages.Service_notBuilt, dir, reason), start);
 			}
+			List<IProject> projects = split.complete();
 			List<String> dirty = relevant(ChangedPaths.dirty(repository), repository, projects);
 			sub.worked(5);
 			StateStore store = store();
@@ -433,11 +434,22 @@ public final class StateService implements IStateService {
 			StateInfo info = written.info();
 			sub.worked(5);
 			MultiStatus problems = written.problems();
-			String message = problems.isOK() ? NLS.bind(Messages.Service_saved, new Object[] { dir, shortId(commit),
-					Long.valueOf(written.files()) }) : NLS.bind(Messages.Service_savedPartly, dir, shortId(commit));
-			fire(new StateEvent(StateEvent.Kind.SAVED, dir, commit, branch, message,
-					problems.isOK() ? Status.OK_STATUS : problems, written.files(), info.uncompressedSize(), 0,
-					elapsed(start)));
+			String message;
+			IStatus status;
+			if (!problems.isOK()) {
+				message = NLS.bind(Messages.Service_savedPartly, dir, shortId(commit));
+				status = problems;
+			} else if (!split.leftOut().isEmpty()) {
+				message = NLS.bind(Messages.Service_savedLeavingOut, new Object[] { dir, shortId(commit),
+						Long.valueOf(written.files()), split.describeLeftOut() });
+				status = Status.info(message);
+			} else {
+				message = NLS.bind(Messages.Service_saved, new Object[] { dir, shortId(commit),
+						Long.valueOf(written.files()) });
+				status = Status.OK_STATUS;
+			}
+			fire(new StateEvent(StateEvent.Kind.SAVED, dir, commit, branch, message, status, written.files(),
+					info.uncompressedSize(), 0, elapsed(start)));
 			added.retired().forEach(state -> fireDeleted(state, Messages.Service_retired));
 			added.evicted().forEach(state -> fireDeleted(state, Messages.Service_evicted));
 			return added.added();
@@ -495,22 +507,18 @@ public final class StateService implements IStateService {
 	}
 
 	/**
-	 * The save's guard: derived data is saved only when it is the complete build of the tree, so that restoring it
-	 * never hands a builder output it does not believe in (a state saved before its branch was built, a build
-	 * interrupted or still to run, a build the build manager counts as done but its builder does not: one that
-	 * failed).
+	 * The save's guard: a project's derived data is saved only when it is the complete build of the tree, so that
+	 * restoring it never hands a builder output it does not believe in (a restore that did not finish, a state saved
+	 * before its branch was built, a build interrupted or still to run, a build the build manager counts as done but
+	 * its builder does not: one that failed). {@link CompleteBuilds} leaves such a project out of the state.
 	 *
-	 * @return why a project's derived data may not be its complete build, or empty when every project's is
+	 * @return why the project's derived data may not be its complete build, or empty when it is
 	 */
-	private Optional<String> notBuilt(List<IProject> projects) {
-		for (IProject project : projects) {
-			Optional<String> reason = BuildManagerAccess.whyNotBuilt(project)
-					.or(() -> contributors.whyNotBuilt(project));
-			if (reason.isPresent()) {
-				return reason;
-			}
+	private Optional<String> whyIncomplete(IProject project) {
+		if (interrupted(project)) {
+			return Optional.of(NLS.bind(Messages.Service_notBuiltInterrupted, project.getName()));
 		}
-		return Optional.empty();
+		return BuildManagerAccess.whyNotBuilt(project).or(() -> contributors.whyNotBuilt(project));
 	}
 
 	/** Tells the listeners that there was nothing to do, and why; @return the INFO exception to throw */

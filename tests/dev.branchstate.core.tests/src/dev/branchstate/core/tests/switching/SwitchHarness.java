@@ -128,11 +128,15 @@ final class SwitchHarness implements AutoCloseable {
 		workspace.setDescription(description);
 	}
 
-	/** Waits (bounded) until no switch job, auto-build or manual build is pending. */
+	/**
+	 * Waits (bounded) until no switch job, refresh (JDT's touch of projects whose libraries changed among them),
+	 * auto-build or manual build is pending.
+	 */
 	static void awaitQuiet() throws InterruptedException {
 		long deadline = System.currentTimeMillis() + TIMEOUT_MS;
 		Object[] families = { SwitchManager.FAMILY, ResourcesPlugin.FAMILY_AUTO_REFRESH,
-				ResourcesPlugin.FAMILY_AUTO_BUILD, ResourcesPlugin.FAMILY_MANUAL_BUILD };
+				ResourcesPlugin.FAMILY_MANUAL_REFRESH, ResourcesPlugin.FAMILY_AUTO_BUILD,
+				ResourcesPlugin.FAMILY_MANUAL_BUILD };
 		boolean busy = true;
 		while (busy) {
 			busy = false;
