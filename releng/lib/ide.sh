@@ -2,13 +2,14 @@
 # `set -euo pipefail` with $root set to the project root: a fresh IDE with Branchstate installed from its update site,
 # its headless commands, and the measured branch switches with the same table columns and the median of rounds.
 
-# install_ide <folder> <installable units, comma-separated>: a fresh copy of the IDE product (Eclipse without
-# Branchstate) in <folder>/eclipse, Branchstate installed into it from the built update site with the IDE's own p2
-# director, as a user would. Sets $launcher; logs to <folder>/logs/install.log.
+# install_ide <folder> <installable units, comma-separated> [<product>]: a fresh copy of the IDE product (Eclipse
+# without Branchstate: dev.branchstate.ide, or dev.branchstate.ide.pde, the same with PDE) in <folder>/eclipse,
+# Branchstate installed into it from the built update site with the IDE's own p2 director, as a user would. Sets
+# $launcher; logs to <folder>/logs/install.log.
 install_ide() {
 	local dir=$1 ius=$2 site_zip product start
 	site_zip=$(ls "$root"/releng/dev.branchstate.site/target/dev.branchstate.site-*.zip)
-	product=$root/releng/dev.branchstate.ide/target/products/dev.branchstate.ide/linux/gtk/x86_64
+	product=$root/releng/dev.branchstate.ide/target/products/${3:-dev.branchstate.ide}/linux/gtk/x86_64
 	rm -rf "$dir/eclipse" "$dir/director-ws"
 	mkdir -p "$dir/logs"
 	cp -r "$product" "$dir/eclipse"

@@ -1,6 +1,8 @@
 package dev.branchstate.core.internal.app;
 
+import java.io.OutputStream;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 
@@ -58,7 +60,14 @@ public final class BranchstateApplication implements IApplication {
 	@Override
 	public Object start(IApplicationContext context) throws Exception {
 		String[] args = (String[]) context.getArguments().get(IApplicationContext.APPLICATION_ARGS);
-		return run(args == null ? List.of() : Arrays.asList(args), System.out, System.err);
+		try (BackgroundJobs jobs = BackgroundJobs.watch()) {
+			Object exit = run(args == null ? List.of() : Arrays.asList(args), System.out, System.err);
+			// what the command's last steps scheduled (a workspace save makes JDT initialize classpath containers,
+			// PDE then updates "Plug-in Dependencies" in a job) ends before the framework stops: a job still running
+			// then can deadlock the shutdown (seen with PDE: a bundle started lazily by the job while SCR stops)
+			jobs.await(new PrintStream(OutputStream.nullOutputStream()), Duration.ofMinutes(1));
+			return exit;
+		}
 	}
 
 	/**

@@ -382,7 +382,7 @@ final class Commands {
 
 	/**
 	 * {@code problems <repoPath>}: one line per problem marker (subtypes included: Java problems, build path
-	 * problems...) of the repository's projects, sorted: {@code <project-relative path>:<line> <severity> id=<id>
+	 * problems...) of the repository's projects, sorted: {@code <path in the work tree>:<line> <severity> id=<id>
 	 * <type> <message>}, then the count. Reads only: it neither refreshes nor builds.
 	 */
 	private Object problems(String repoPath) throws CoreException, NotFoundException {
@@ -398,15 +398,41 @@ final class Commands {
 	}
 
 	/** @return the problem markers of the repository's projects, one line each, sorted */
+	private static Path workTree(File gitDir) {
+		try (Repository repository = new FileRepositoryBuilder().setGitDir(gitDir).setMustExist(true).build()) {
+			return repository.getWorkTree().toPath().toRealPath();
+		} catch (IOException | RuntimeException e) {
+			return null;
+		}
+	}
+
+	/** @return the project's folder relative to the work tree ("" at its root, the project's name outside it) */
+	private static String folderIn(Path workTree, IProject project) {
+		try {
+			Path location = project.getLocation().toFile().toPath().toRealPath();
+			if (workTree != null && location.startsWith(workTree)) {
+				return workTree.relativize(location).toString().replace(File.separatorChar, '/');
+			}
+		} catch (IOException | RuntimeException e) {
+			// a project whose folder is gone: named as the workspace names it
+		}
+		return project.getName();
+	}
+
 	static List<String> problemLines(StateService service, File gitDir) throws CoreException {
 		List<String> lines = new ArrayList<>();
+		Path workTree = workTree(gitDir);
 		for (IProject project : service.projectsOf(gitDir)) {
 			if (!project.isOpen()) {
 				continue;
 			}
+			// the path in the work tree: the same in every workspace the repository is imported into
+			String folder = folderIn(workTree, project);
 			for (IMarker marker : project.findMarkers(IMarker.PROBLEM, true, IResource.DEPTH_INFINITE)) {
-				String path = marker.getResource().getType() == IResource.PROJECT ? "." //$NON-NLS-1$
+				String inProject = marker.getResource().getType() == IResource.PROJECT ? "" //$NON-NLS-1$
 						: marker.getResource().getProjectRelativePath().toString();
+				String path = folder.isEmpty() ? (inProject.isEmpty() ? "." : inProject) //$NON-NLS-1$
+						: inProject.isEmpty() ? folder : folder + '/' + inProject;
 				lines.add(path + ":" + marker.getAttribute(IMarker.LINE_NUMBER, -1) + " " //$NON-NLS-1$ //$NON-NLS-2$
 						+ severity(marker.getAttribute(IMarker.SEVERITY, -1)) + " id=" + marker.getAttribute("id", -1) //$NON-NLS-1$ //$NON-NLS-2$
 						+ " " + marker.getType() + " " + marker.getAttribute(IMarker.MESSAGE, "").replace('\n', ' ')); //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$

@@ -1,7 +1,9 @@
 package dev.branchstate.core.internal.build;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -316,6 +318,7 @@ public final class BuildManagerAccess {
 						infos.add(info);
 					}
 					info.setLastBuildTree(tree);
+					info.setInterestingProjects(interesting(info, project));
 				}
 				// builders are instantiated again with these infos: the handed-off ones with the tree, the others with
 				// their own
@@ -332,6 +335,20 @@ public final class BuildManagerAccess {
 			disable(e);
 			return false;
 		}
+	}
+
+	/**
+	 * @return the projects whose changes make the builder build again: those it named when it last built, and the
+	 *         projects the project reads (its references, the platform's and the dynamic ones: JDT's required projects,
+	 *         PDE's required bundles). A builder handed the current tree must build again when a project it reads
+	 *         changes after the restore; without them (a builder with no last built state in this session, say) the
+	 *         build manager would not run it, and what it compiled against the project read would go stale.
+	 */
+	private static IProject[] interesting(BuilderPersistentInfo info, IProject project) throws CoreException {
+		Set<IProject> projects = new LinkedHashSet<>(Arrays.asList(info.getInterestingProjects()));
+		projects.addAll(Arrays.asList(project.getReferencedProjects()));
+		projects.remove(project);
+		return projects.toArray(IProject[]::new);
 	}
 
 	private static void disable(Throwable e) {

@@ -10,6 +10,8 @@ import java.util.Map;
 import org.eclipse.core.resources.IMarker;
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.resources.IResource;
+import org.eclipse.core.resources.IWorkspace;
+import org.eclipse.core.resources.ResourcesPlugin;
 import org.eclipse.jdt.core.IJavaModelMarker;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -17,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.branchstate.core.StateEvent;
+import dev.branchstate.core.internal.build.BuildManagerAccess;
 
 /**
  * Java projects that read each other through project entries, in one repository, built by JDT's real builder and
@@ -113,6 +116,54 @@ class ProjectReferencesSwitchTest {
 		repo.switchTo("main", 0);
 		assertThat(JdtBuilds.takeCompiled()).as("JDT compiles nothing after the exact state of main").isEmpty();
 		assertEqualToCleanBuild("main");
+	}
+
+	/**
+	 * A restore hands JDT the state of feat for feat2 while the builders have no last built state (as an interrupted
+	 * build leaves them: the platform makes a builder that is cancelled forget its state, and a start-up build
+	 * interrupted by another job's rule does it). The replay makes core build again (the API change), and app and tool,
+	 * which read core, must build again after it: the hand-off gives their builders the projects they read. (Before, a
+	 * builder with no last built state was handed none, and app kept class files compiled against the old API: found
+	 * by the plug-in run, releng/pde.)
+	 */
+	@Test
+	void aBuilderHandedAStateWithoutItsLastBuiltStateBuildsAgainWhenAProjectItReadsChanges() throws Exception {
+		repo = JavaProjects.create(temp.resolve("repo"), ProjectReferencesSwitchTest::layers);
+		repo.branch("feat", Map.of("core/src/core/Api.java", API.formatted("2", "int")));
+		repo.branch("feat2", Map.of("core/src/core/Api.java", API.formatted("2", "long")));
+		repo.git.checkout().setName("main").call();
+		importAndBuild();
+		repo.switchTo("feat", 0);
+		repo.switchTo("main", 0);
+		repo.switchTo("feat", 0);
+		String feat = repo.git.getRepository().resolve("HEAD").name();
+
+		// feat2 checked out with automatic switching and building off, the builders' last built states gone
+		harness.stopManager();
+		List<String> compiled;
+		try {
+			harness.autoBuild(false);
+			repo.git.checkout().setName("feat2").call();
+			IWorkspace workspace = ResourcesPlugin.getWorkspace();
+			workspace.run(monitor -> {
+				for (IProject project : repo.projects().values()) {
+					project.refreshLocal(IResource.DEPTH_INFINITE, null);
+					assertThat(BuildManagerAccess.forgetBuiltState(project)).isTrue();
+				}
+			}, workspace.getRoot(), IWorkspace.AVOID_UPDATE, null);
+			harness.service.restore(repo.gitDir(), feat, null);
+			JdtBuilds.takeCompiled();
+			harness.autoBuild(true);
+			SwitchHarness.awaitQuiet();
+			compiled = JdtBuilds.takeCompiled();
+		} finally {
+			harness.autoBuild(true);
+			harness.startManager();
+		}
+		assertThat(compiled).as("units compiled after the state of feat")
+				.contains("src/core/Api.java", "src/app/Size.java", "src/tool/Tool.java")
+				.doesNotContain("src/app/Alone.java");
+		assertEqualToCleanBuild("feat2");
 	}
 
 	/**
