@@ -16,8 +16,8 @@ import org.eclipse.core.runtime.IStatus;
  * @param message   a sentence for the user: what and why
  * @param status    OK for SAVED and RESTORED, or a WARNING multi-status when some contributors failed and were
  *                  skipped (one child per failure, naming contributor and project); INFO for a SAVED state that
- *                  left out projects whose build was not complete (the message names them and says why); INFO for
- *                  SKIPPED (CANCEL when
+ *                  left out projects whose build was not complete, or a RESTORED one that left projects to their
+ *                  builders (the message names them and says why, also with a WARNING); INFO for SKIPPED (CANCEL when
  *                  the operation was canceled); ERROR for FAILED
  * @param files     files saved or restored (0 when not applicable)
  * @param bytes     uncompressed bytes saved or restored

@@ -90,10 +90,12 @@ public final class Messages extends NLS {
 	public static String Switch_canceled;
 	public static String Switch_failed;
 	public static String Service_notBuilt;
-	public static String Service_savedLeavingOut;
+	public static String Service_leftOut;
 	public static String Service_leftOutProject;
 	public static String Service_readsIncomplete;
 	public static String Service_referencesUnknown;
+	public static String Service_builtAgainstOther;
+	public static String Service_notRestoredBuiltAgainst;
 	public static String Service_notRestoredGone;
 
 	public static String Build_unknown;

@@ -59,11 +59,13 @@ public final class StateEventNotifier implements IStartup, StateServices.Subscri
 		};
 		if (partial(event)) {
 			text += ' ' + NLS.bind(Messages.Notice_partial, problems(event.status()));
+		} else if (event.kind() == StateEvent.Kind.RESTORED && leftOut(event)) {
+			text += ' ' + problems(event.status()); // the projects left to their builders, and why
 		}
 		return text;
 	}
 
-	/** @return whether a SAVED event says that projects whose build was not complete were left out (INFO) */
+	/** @return whether a SAVED or RESTORED event says that projects were left to their builders (INFO) */
 	private static boolean leftOut(StateEvent event) {
 		return event.status() != null && event.status().getSeverity() == IStatus.INFO;
 	}

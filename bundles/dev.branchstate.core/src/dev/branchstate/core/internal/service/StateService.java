@@ -10,6 +10,7 @@ import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -434,20 +435,14 @@ public final class StateService implements IStateService {
 			StateInfo info = written.info();
 			sub.worked(5);
 			MultiStatus problems = written.problems();
-			String message;
-			IStatus status;
-			if (!problems.isOK()) {
-				message = NLS.bind(Messages.Service_savedPartly, dir, shortId(commit));
-				status = problems;
-			} else if (!split.leftOut().isEmpty()) {
-				message = NLS.bind(Messages.Service_savedLeavingOut, new Object[] { dir, shortId(commit),
-						Long.valueOf(written.files()), split.describeLeftOut() });
-				status = Status.info(message);
-			} else {
-				message = NLS.bind(Messages.Service_saved, new Object[] { dir, shortId(commit),
-						Long.valueOf(written.files()) });
-				status = Status.OK_STATUS;
+			String message = problems.isOK()
+					? NLS.bind(Messages.Service_saved, new Object[] { dir, shortId(commit), Long.valueOf(written.files()) })
+					: NLS.bind(Messages.Service_savedPartly, dir, shortId(commit));
+			if (!split.leftOut().isEmpty()) {
+				message += ' ' + NLS.bind(Messages.Service_leftOut, split.describeLeftOut());
 			}
+			IStatus status = !problems.isOK() ? problems
+					: split.leftOut().isEmpty() ? Status.OK_STATUS : Status.info(message);
 			fire(new StateEvent(StateEvent.Kind.SAVED, dir, commit, branch, message, status, written.files(),
 					info.uncompressedSize(), 0, elapsed(start)));
 			added.retired().forEach(state -> fireDeleted(state, Messages.Service_retired));
@@ -601,6 +596,7 @@ public final class StateService implements IStateService {
 		MultiStatus problems = new MultiStatus(StateService.class, 0, NLS.bind(Messages.Service_savedPartly, dir,
 				shortId(commit)));
 		List<StateLayout.Part> parts = new ArrayList<>();
+		BuiltAgainst builtAgainst = new BuiltAgainst();
 		Map<String, Integer> versions = new TreeMap<>();
 		List<Descriptor> descriptors = contributors.descriptors();
 		SubMonitor loop = monitor.split(70).setWorkRemaining(Math.max(1, descriptors.size() * projects.size()));
@@ -648,6 +644,7 @@ public final class StateService implements IStateService {
 					monitor.checkCanceled();
 					if (saved.ok()) {
 						parts.add(part);
+						builtAgainst.record(part, contributor, project);
 						versions.put(d.id(), version.value());
 					} else {
 						problems.add(ContributorRegistry.statusOf(
@@ -661,6 +658,7 @@ public final class StateService implements IStateService {
 			}
 			FileTime time = FileTime.from(Instant.now());
 			writer.addBytes(StateLayout.PARTS, StateLayout.encode(parts), ArchiveWriter.DEFAULT_FILE_MODE, time);
+			writer.addBytes(BuiltAgainst.ENTRY, builtAgainst.encode(), ArchiveWriter.DEFAULT_FILE_MODE, time);
 			writer.addBytes(StateLayout.PROPERTIES, properties(commit, branch, projects, dirty),
 					ArchiveWriter.DEFAULT_FILE_MODE, time);
 			writer.addBytes(StateLayout.DIRTY, ChangedPaths.encode(ChangedPaths.contentIds(repository, dirty)),
@@ -728,6 +726,19 @@ public final class StateService implements IStateService {
 			try (ArchiveReader reader = Archives.open(state.archive());
 					KnownFiles known = KnownFiles.lastUsed(store.states(dir), state, reader).orElse(null)) {
 				List<Selected> selected = select(reader, dir, problems);
+				// a project built against other libraries, JDK or target platform than it is now is left to its
+				// builders (and what reads it, by the hand-off's rule)
+				Map<IProject, String> builtOther = BuiltAgainst.changedSince(reader.entry(BuiltAgainst.ENTRY).isPresent()
+						? reader.readAllBytes(BuiltAgainst.ENTRY, 16 << 20)
+						: null, selected);
+				if (!builtOther.isEmpty()) {
+					builtOther.values().forEach(reason -> problems.add(Status.info(reason)));
+					selected = selected.stream().filter(s -> !builtOther.containsKey(s.project())).toList();
+					if (selected.isEmpty()) {
+						throw skipped(dir, commitId, branch, NLS.bind(Messages.Service_notRestoredBuiltAgainst,
+								new Object[] { dir, shortId(commitId), String.join("; ", builtOther.values()) }), start); //$NON-NLS-1$
+					}
+				}
 				sub.worked(2);
 				long files = selected.stream().map(s -> s.part().prefix()).distinct().mapToLong(reader::fileCount)
 						.sum();
@@ -769,10 +780,13 @@ public final class StateService implements IStateService {
 				long deleted = operation.contexts.stream().mapToLong(c -> c.deleted.get()).sum();
 				long touched = operation.touched;
 				Duration duration = elapsed(start);
-				String message = problems.isOK()
-						? NLS.bind(Messages.Service_restored, new Object[] { dir, shortId(commitId),
-								Long.valueOf(written), Long.valueOf(touched) })
-						: problems.getMessage();
+				String restored = NLS.bind(Messages.Service_restored, new Object[] { dir, shortId(commitId),
+						Long.valueOf(written), Long.valueOf(touched) });
+				// what was left to the builders (INFO) is said after the figures; a failure (WARNING) says itself
+				String message = problems.isOK() ? restored
+						: problems.getSeverity() == IStatus.INFO ? restored + "; " + String.join("; ", //$NON-NLS-1$ //$NON-NLS-2$
+								Arrays.stream(problems.getChildren()).map(IStatus::getMessage).toList())
+								: problems.getMessage();
 				fire(new StateEvent(StateEvent.Kind.RESTORED, dir, commitId, branch, message,
 						problems.isOK() ? Status.OK_STATUS : problems, files, state.uncompressedSize(), touched,
 						duration));

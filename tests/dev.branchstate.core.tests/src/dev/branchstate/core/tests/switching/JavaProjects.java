@@ -95,22 +95,8 @@ final class JavaProjects implements AutoCloseable {
 			classpath.append("\t<classpathentry kind=\"lib\" path=\"").append(library).append("\"/>\n");
 		}
 		classpath.append("\t<classpathentry kind=\"output\" path=\"bin\"/>\n</classpath>\n");
-		return Map.of(folder + "/.project", projectFile(name(folder)), folder + "/.classpath", classpath.toString());
-	}
-
-	private static String projectFile(String name) {
-		return """
-				<?xml version="1.0" encoding="UTF-8"?>
-				<projectDescription>
-					<name>%s</name>
-					<comment></comment>
-					<projects></projects>
-					<buildSpec>
-						<buildCommand><name>org.eclipse.jdt.core.javabuilder</name><arguments></arguments></buildCommand>
-					</buildSpec>
-					<natures><nature>org.eclipse.jdt.core.javanature</nature></natures>
-				</projectDescription>
-				""".formatted(name);
+		return Map.of(folder + "/.project", JavaRepository.projectFiles(name(folder)).get(".project"), folder + "/.classpath",
+				classpath.toString());
 	}
 
 	/** Writes (a {@code null} content deletes) and commits files on the current branch; @return the commit id */

@@ -83,10 +83,7 @@ class ProjectReferencesSwitchTest {
 	 */
 	@Test
 	void dependentProjectsEndEqualToACleanBuildAndJdtCompilesOnlyWhatDiffers() throws Exception {
-		repo = JavaProjects.create(temp.resolve("repo"), ProjectReferencesSwitchTest::layers);
-		repo.branch("feat", Map.of("core/src/core/Api.java", API.formatted("2", "int")));
-		repo.branch("feat2", Map.of("core/src/core/Api.java", API.formatted("2", "long")));
-		repo.git.checkout().setName("main").call();
+		layersWithFeatAndFeat2();
 		importAndBuild();
 		assertEqualToCleanBuild("main");
 
@@ -128,10 +125,7 @@ class ProjectReferencesSwitchTest {
 	 */
 	@Test
 	void aBuilderHandedAStateWithoutItsLastBuiltStateBuildsAgainWhenAProjectItReadsChanges() throws Exception {
-		repo = JavaProjects.create(temp.resolve("repo"), ProjectReferencesSwitchTest::layers);
-		repo.branch("feat", Map.of("core/src/core/Api.java", API.formatted("2", "int")));
-		repo.branch("feat2", Map.of("core/src/core/Api.java", API.formatted("2", "long")));
-		repo.git.checkout().setName("main").call();
+		layersWithFeatAndFeat2();
 		importAndBuild();
 		repo.switchTo("feat", 0);
 		repo.switchTo("main", 0);
@@ -267,6 +261,17 @@ class ProjectReferencesSwitchTest {
 				project.delete(false, true, null);
 			}
 		}
+	}
+
+	/**
+	 * {@link #layers} on main; feat changes core's constant (inlined by app and tool); feat2, one commit after feat,
+	 * changes the return type of the method app calls (an API change that breaks app). Checks out main.
+	 */
+	private void layersWithFeatAndFeat2() throws Exception {
+		repo = JavaProjects.create(temp.resolve("repo"), ProjectReferencesSwitchTest::layers);
+		repo.branch("feat", Map.of("core/src/core/Api.java", API.formatted("2", "int")));
+		repo.branch("feat2", Map.of("core/src/core/Api.java", API.formatted("2", "long")));
+		repo.git.checkout().setName("main").call();
 	}
 
 	private static List<String> buildPathErrors(IProject project) throws Exception {
