@@ -29,7 +29,7 @@ dir=${dir:-/tmp/branchstate-pde}
 cd "$root"
 source releng/lib/ide.sh
 t_start=$(date +%s)
-n_switches=0 n_divergences=0
+n_switches=0 n_divergences=0 n_jdt=0
 fail() { echo "pde: $*" >&2; exit 1; }
 
 if [ $build = 1 ]; then
@@ -61,7 +61,7 @@ step feat2 "exact state"
 step manifest "exact state"
 step add-bundle "nearest ancestor (main): a new bundle, imported after the switch"
 echo
-echo "== pde switches=$n_switches divergences=$n_divergences wall=$(( $(date +%s) - t_start ))s"
+echo "== pde switches=$n_switches divergences=$n_divergences jdt_failures=$n_jdt wall=$(( $(date +%s) - t_start ))s"
 }
 
 # ------------------------------------------------------------------------------------------------ the repository
@@ -265,6 +265,14 @@ check() {
 	touch "$stamp"
 	sleep 1 # (file times: what the build session writes is newer than the stamp)
 	app build "$repo" --problems > "$log" || { cat "$log" >&2; fail "the build session failed"; }
+	if jdt_failed "$ws"; then
+		# not Branchstate's (see jdt_failed): Project > Clean, as a user would, then the check's build again
+		n_jdt=$((n_jdt + 1))
+		echo "   JDT's compiler failed in this step (eclipse-jdt/eclipse.jdt.core#284): Project > Clean, as a user would"
+		app switch "$repo" --clean-build > "$logs/clean-$n_switches.log" || fail "the clean build session failed"
+		app build "$repo" --problems > "$log" || { cat "$log" >&2; fail "the build session failed"; }
+		! jdt_failed "$ws" || fail "JDT's compiler failed again"
+	fi
 	written=$(find "$repo" -path '*/bin/*' -type f -newer "$stamp" | wc -l)
 	echo "   the build after it wrote $written file(s) in the output folders"
 	grep '^problem ' "$log" | grep -v 'org.eclipse.core.resources.noExplicitEncoding' > "$dir/problems.txt" || true
@@ -283,6 +291,17 @@ check() {
 	echo "   equal to a clean build: $(cd "$clean/tree" && find . -path '*/bin/*' -type f | wc -l) output files, $(wc -l < "$clean/problems.txt") problem markers"
 }
 
+# jdt_failed <workspace>: whether JDT's compiler failed in a session of that workspace since the last call, with the
+# NullPointerException of its module lookup (module java.base not found: "Bug 529367" on standard error;
+# eclipse-jdt/eclipse.jdt.core#284, open upstream; the soak met it too, with or without Branchstate). The build is
+# aborted and its output left as the failure left it. The workspace's log is moved to the logs either way.
+jdt_failed() {
+	local log=$1/.metadata/.log failed=1
+	grep -q -F 'IModule.isAutomatic()" because "module" is null' "$log" 2>/dev/null && failed=0
+	[ ! -f "$log" ] || mv "$log" "$logs/workspace-$n_switches-$(basename "$1")-$(date +%s%N).log"
+	return $failed
+}
+
 # clean_build: the working tree copied into a repository of its own, imported into a fresh workspace with
 # automatic switching off, built in full; sets $clean
 clean_build() {
@@ -296,6 +315,12 @@ clean_build() {
 	IDE_ARGS="-pluginCustomization $dir/clean.ini" ws=$dir/ws-clean app import "$clean/tree" > "$clean/import.log" \
 		&& IDE_ARGS="-pluginCustomization $dir/clean.ini" ws=$dir/ws-clean app build "$clean/tree" --problems > "$clean/build.log" \
 		|| { cat "$clean/build.log" >&2; fail "the clean build failed"; }
+	if jdt_failed "$dir/ws-clean" && [ "${1:-}" != again ]; then
+		n_jdt=$((n_jdt + 1))
+		echo "   JDT's compiler failed in the clean build (eclipse-jdt/eclipse.jdt.core#284): made again"
+		clean_build again
+		return
+	fi
 	grep '^problem ' "$clean/build.log" | grep -v 'org.eclipse.core.resources.noExplicitEncoding' > "$clean/problems.txt" || true
 	rm -rf "$dir/ws-clean" "$dir/store-clean"
 }
