@@ -11,6 +11,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import org.eclipse.core.resources.IMarker;
@@ -398,36 +399,22 @@ final class Commands {
 	}
 
 	/** @return the problem markers of the repository's projects, one line each, sorted */
-	private static Path workTree(File gitDir) {
-		try (Repository repository = new FileRepositoryBuilder().setGitDir(gitDir).setMustExist(true).build()) {
-			return repository.getWorkTree().toPath().toRealPath();
-		} catch (IOException | RuntimeException e) {
-			return null;
-		}
-	}
-
-	/** @return the project's folder relative to the work tree ("" at its root, the project's name outside it) */
-	private static String folderIn(Path workTree, IProject project) {
-		try {
-			Path location = project.getLocation().toFile().toPath().toRealPath();
-			if (workTree != null && location.startsWith(workTree)) {
-				return workTree.relativize(location).toString().replace(File.separatorChar, '/');
-			}
-		} catch (IOException | RuntimeException e) {
-			// a project whose folder is gone: named as the workspace names it
-		}
-		return project.getName();
-	}
-
 	static List<String> problemLines(StateService service, File gitDir) throws CoreException {
 		List<String> lines = new ArrayList<>();
-		Path workTree = workTree(gitDir);
-		for (IProject project : service.projectsOf(gitDir)) {
+		List<IProject> projects = service.projectsOf(gitDir);
+		Map<IProject, String> folders;
+		try (Repository repository = new FileRepositoryBuilder().setGitDir(gitDir).setMustExist(true).build()) {
+			folders = StateService.prefixes(repository, projects);
+		} catch (IOException e) {
+			folders = Map.of();
+		}
+		for (IProject project : projects) {
 			if (!project.isOpen()) {
 				continue;
 			}
-			// the path in the work tree: the same in every workspace the repository is imported into
-			String folder = folderIn(workTree, project);
+			// the path in the work tree: the same in every workspace the repository is imported into (a project
+			// outside it: named as the workspace names it)
+			String folder = folders.getOrDefault(project, project.getName());
 			for (IMarker marker : project.findMarkers(IMarker.PROBLEM, true, IResource.DEPTH_INFINITE)) {
 				String inProject = marker.getResource().getType() == IResource.PROJECT ? "" //$NON-NLS-1$
 						: marker.getResource().getProjectRelativePath().toString();

@@ -885,8 +885,11 @@ public final class StateService implements IStateService {
 		return project -> cache.computeIfAbsent(project, contributors::derivedFolders);
 	}
 
-	/** @return the repository-relative location of each project ("" for a project at the work tree root) */
-	private static Map<IProject, String> prefixes(Repository repository, List<IProject> projects) {
+	/**
+	 * @return the repository-relative location of each project ("" for a project at the work tree root); a project
+	 *         outside the work tree, or whose folder is gone, is not in the map
+	 */
+	public static Map<IProject, String> prefixes(Repository repository, List<IProject> projects) {
 		Map<IProject, String> result = new HashMap<>();
 		Path workTree;
 		try {
