@@ -104,7 +104,8 @@ commit() { git -C "$repo" add -A && git -C "$repo" -c user.name=pde -c user.emai
 
 # make_repository <folder>: main (api, impl, client), feat (api's constant and a new default method impl uses),
 # feat2 after feat (an abstract method in api's interface: impl no longer compiles), manifest (api stops exporting
-# its package), add-bundle (a fourth bundle that requires api)
+# its package, impl requires one more bundle of the target: its "Plug-in Dependencies" differ from the other
+# branches'), add-bundle (a fourth bundle that requires api)
 make_repository() {
 	local r=$1
 	mkdir -p "$r/api/schema"
@@ -215,7 +216,8 @@ Automatic-Module-Name: demo.client'
 	git -C "$r" checkout -q main
 	git -C "$r" checkout -q -b manifest
 	sed -i '/^Export-Package: demo.api$/d' "$r/api/META-INF/MANIFEST.MF"
-	commit "api: no longer exports demo.api"
+	sed -i 's/^ org.eclipse.core.runtime$/ org.eclipse.core.runtime,\n org.eclipse.core.resources/' "$r/impl/META-INF/MANIFEST.MF"
+	commit "api: no longer exports demo.api; impl requires org.eclipse.core.resources too"
 
 	git -C "$r" checkout -q main
 	git -C "$r" checkout -q -b add-bundle
@@ -251,6 +253,11 @@ step() {
 	[ -n "$result" ] || { cat "$log" >&2; fail "the switch to $branch printed no result"; }
 	echo "switch $n_switches to $branch ($what): $(grep -E '^(restored|saved|skipped) ' "$log" | cut -c1-160 | tr '\n' ' ')"
 	echo "   ${result#result }"
+	# an exact state is built against what its commit resolves to, whatever the branch left resolved to
+	if [[ $what == "exact state"* ]] && grep -q 'was built against other dependencies' "$log"; then
+		grep -o "project '[^']*' was built against other dependencies[^;]*" "$log" >&2
+		fail "the exact state of $branch was not restored for every project"
+	fi
 	[ "$branch" != add-bundle ] || app import "$repo" > "$logs/import-$n_switches.log"
 	check "$branch"
 	[ "$(porcelain)" = "$before" ] || { diff <(echo "$before") <(porcelain) >&2 || true; fail "a tracked or user file was written"; }

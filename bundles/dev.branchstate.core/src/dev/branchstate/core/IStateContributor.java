@@ -95,6 +95,25 @@ public interface IStateContributor {
 	}
 
 	/**
+	 * Whether this contributor's data of the project, saved when {@link #compatibility} told {@code then}, was built
+	 * against what the project is built against now, so that it may be restored. Asked before a restore writes
+	 * anything, right after the checkout: the files of the commit restored are on disk, but the workspace is not
+	 * refreshed yet, so what the IDE's models tell of the project's Git-tracked configuration (its build path, a
+	 * plug-in's manifest, its {@code .settings}) may still be that of the branch left. A contributor whose description
+	 * comes from that configuration checks what {@code then} names (the libraries still there with the same content)
+	 * and reads the commit's configuration from disk, instead of telling again from its models; a configuration that
+	 * differs from the state's is its builder's to see. By default {@code then} must equal what it tells now.
+	 *
+	 * @param then what {@link #compatibility} told when the data was saved ({@code ""} when it told nothing, an
+	 *             unknown string when the state is older than this method's contract)
+	 * @return {@code true} when the data may be restored; {@code false} leaves the project to its builders
+	 * @throws CoreException when it cannot be told; the project is then left to its builders
+	 */
+	default boolean isBuiltAgainst(IProject project, String then) throws CoreException {
+		return then.equals(compatibility(project));
+	}
+
+	/**
 	 * @return whether this contributor has data for the project (cheap: no I/O beyond metadata)
 	 */
 	boolean appliesTo(IProject project);

@@ -3,6 +3,7 @@ package dev.branchstate.jdt.internal;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
@@ -10,6 +11,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -30,6 +32,13 @@ import org.eclipse.jdt.core.JavaCore;
  * full when it changes) and the SHA-256 of its content (a JDK or jar of the same path but another build would
  * otherwise slip through). For a modular JDK, whose classpath entry is {@code lib/jrt-fs.jar}, the JDK's
  * {@code release} file is hashed with it. Hashes are cached per path, size and modification time.
+ * <p>
+ * Told from JDT's model when a state is saved: what the output was built against. Checked against the disk before a
+ * restore ({@link #holds}): right after a checkout the model still describes the branch left (its {@code .classpath},
+ * its {@code .settings}, the manifest "Plug-in Dependencies" was resolved from) until the workspace is refreshed, so
+ * the compiler options are read from the commit's own {@code .settings} file and the libraries the state names are
+ * checked where they are — a configuration that differs from the state's is the builder's to see (JDT builds a
+ * project in full when its classpath differs from the one its state was built with).
  */
 final class JavaCompatibility {
 
@@ -46,13 +55,10 @@ final class JavaCompatibility {
 	private JavaCompatibility() {
 	}
 
+	/** @return what the project is built against, as JDT's model describes it */
 	static String of(IProject project) throws CoreException {
 		IJavaProject javaProject = JavaCore.create(project);
-		StringBuilder b = new StringBuilder("jdt=").append(JavaProjects.jdtVersion()); //$NON-NLS-1$
-		Map<String, String> options = javaProject.getOptions(true);
-		for (String option : OPTIONS) {
-			b.append(' ').append(option.substring(option.lastIndexOf('.') + 1)).append('=').append(options.get(option));
-		}
+		StringBuilder b = new StringBuilder(compiler(javaProject.getOptions(true)));
 		Map<String, String> libraries = new TreeMap<>();
 		IPath workspace = ResourcesPlugin.getWorkspace().getRoot().getLocation();
 		for (IClasspathEntry entry : javaProject.getResolvedClasspath(true)) {
@@ -63,22 +69,96 @@ final class JavaCompatibility {
 			}
 			Path file = entry.getPath().toPath();
 			try {
-				String hash = hash(file);
-				if (file.getFileName() != null && file.getFileName().toString().equals("jrt-fs.jar") //$NON-NLS-1$
-						&& file.getParent() != null && file.getParent().getParent() != null) {
-					Path release = file.getParent().getParent().resolve("release"); //$NON-NLS-1$
-					if (Files.isRegularFile(release)) {
-						hash += '+' + hash(release);
-					}
-				}
-				libraries.put(file.toString(), hash);
+				libraries.put(file.toString(), library(file));
 			} catch (IOException e) {
 				throw new CoreException(Status.warning(project.getName() + ": cannot read the library " + file //$NON-NLS-1$
 						+ ": " + e.getMessage(), e)); //$NON-NLS-1$
 			}
 		}
-		libraries.forEach((path, hash) -> b.append(" lib=").append(path).append('@').append(hash)); //$NON-NLS-1$
+		libraries.forEach((path, hash) -> b.append(LIBRARY).append(path).append('@').append(hash));
 		return b.toString();
+	}
+
+	private static final String LIBRARY = " lib="; //$NON-NLS-1$
+
+	/**
+	 * @param then what {@link #of} told when the state was saved
+	 * @return whether the project is built against the same now: the same JDT, the same compiler options (the
+	 *         project's from its {@code .settings} file on disk, over the workspace's), every library named still
+	 *         there with the same content
+	 */
+	static boolean holds(IProject project, String then) {
+		String[] parts = then.split(LIBRARY, -1);
+		if (!parts[0].equals(compiler(optionsOnDisk(project)))) {
+			return false;
+		}
+		for (int i = 1; i < parts.length; i++) {
+			int at = parts[i].lastIndexOf('@');
+			if (at <= 0) {
+				return false;
+			}
+			try {
+				if (!library(Path.of(parts[i].substring(0, at))).equals(parts[i].substring(at + 1))) {
+					return false;
+				}
+			} catch (IOException | InvalidPathException e) {
+				return false; // gone or unreadable: not what the state was built against
+			}
+		}
+		return true;
+	}
+
+	/** @return the JDT version and the compiler options that change what it writes */
+	private static String compiler(Map<String, String> options) {
+		StringBuilder b = new StringBuilder("jdt=").append(JavaProjects.jdtVersion()); //$NON-NLS-1$
+		for (String option : OPTIONS) {
+			b.append(' ').append(option.substring(option.lastIndexOf('.') + 1)).append('=').append(options.get(option));
+		}
+		return b.toString();
+	}
+
+	/**
+	 * @return the workspace's compiler options with the project's own over them, read from its
+	 *         {@code .settings/org.eclipse.jdt.core.prefs} as it is on disk (as JDT's model does once it reads the
+	 *         file again: values trimmed); the model's options when the project has no local folder or the file
+	 *         cannot be read
+	 */
+	private static Map<String, String> optionsOnDisk(IProject project) {
+		IJavaProject javaProject = JavaCore.create(project);
+		IPath location = project.getLocation();
+		if (location == null) {
+			return javaProject.getOptions(true);
+		}
+		Map<String, String> options = JavaCore.getOptions();
+		Path file = location.toPath().resolve(".settings").resolve(JavaCore.PLUGIN_ID + ".prefs"); //$NON-NLS-1$ //$NON-NLS-2$
+		if (Files.isRegularFile(file)) {
+			Properties own = new Properties();
+			try (InputStream in = Files.newInputStream(file)) {
+				own.load(in);
+			} catch (IOException | IllegalArgumentException e) {
+				return javaProject.getOptions(true);
+			}
+			for (String option : OPTIONS) {
+				String value = own.getProperty(option);
+				if (value != null) {
+					options.put(option, value.trim());
+				}
+			}
+		}
+		return options;
+	}
+
+	/** @return a library's content hash; for a modular JDK's {@code lib/jrt-fs.jar}, with its {@code release} file's */
+	private static String library(Path file) throws IOException {
+		String hash = hash(file);
+		if (file.getFileName() != null && file.getFileName().toString().equals("jrt-fs.jar") //$NON-NLS-1$
+				&& file.getParent() != null && file.getParent().getParent() != null) {
+			Path release = file.getParent().getParent().resolve("release"); //$NON-NLS-1$
+			if (Files.isRegularFile(release)) {
+				hash += '+' + hash(release);
+			}
+		}
+		return hash;
 	}
 
 	/** @return the SHA-256 of a file's content (first 16 hex digits); a folder: "dir" */

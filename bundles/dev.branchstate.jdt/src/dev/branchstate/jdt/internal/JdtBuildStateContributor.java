@@ -86,6 +86,12 @@ public final class JdtBuildStateContributor implements IStateContributor {
 		return JavaCompatibility.of(project);
 	}
 
+	/** The JDT version, compiler options on disk, the libraries the state names: see {@link JavaCompatibility#holds}. */
+	@Override
+	public boolean isBuiltAgainst(IProject project, String then) {
+		return JavaCompatibility.holds(project, then);
+	}
+
 	@Override
 	public boolean appliesTo(IProject project) {
 		return JavaProjects.isJavaProject(project);

@@ -2,10 +2,7 @@ package dev.branchstate.core.internal.service;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,31 +23,35 @@ import dev.branchstate.core.internal.service.RestoreOperation.Selected;
  * jars "Plug-in Dependencies" resolved to from the target platform). A part is restored only where the project is
  * built against the same now: after a change of the target platform, the JDK or a library, the projects built against
  * the old ones are left to their builders (with every project that reads them, by the hand-off's rule), never handed
- * output, builder state or markers made from other dependencies. Kept in the archive as
- * {@code branchstate/built-against}: one line per part whose contributor tells anything, {@code <contributor>\t
- * <project>\t<SHA-256 of the compatibility>}; a state without the entry was saved before it existed and is taken as
- * built against what is there now.
+ * output, builder state or markers made from other dependencies. The contributor decides
+ * ({@link IStateContributor#isBuiltAgainst}) from what it told at save: right after a checkout the IDE's models may
+ * still describe the branch left, so telling again and comparing would refuse every state of a commit whose build
+ * path or manifest differs from the branch left. Kept in the archive as {@code branchstate/built-against}: one line
+ * per part whose contributor tells anything, {@code <contributor>\t<project>\t<what it told>} (backslash, tab and
+ * line feed escaped); a state without the entry was saved before it existed and is taken as built against what is
+ * there now.
  */
 final class BuiltAgainst {
 
 	static final String ENTRY = StateLayout.META + "built-against"; //$NON-NLS-1$
-	/** Recorded when the contributor could not tell: never equal to what it tells at restore. */
-	private static final String UNKNOWN = "unknown"; //$NON-NLS-1$
+	/** Recorded when the contributor could not tell: no contributor tells it, so none takes it as what it tells. */
+	private static final String UNKNOWN = "\u0000unknown"; //$NON-NLS-1$
 
-	private final Map<String, String> hashes = new LinkedHashMap<>();
+	private final Map<String, String> told = new LinkedHashMap<>();
 
 	/** Records what a part just saved was built against. */
 	void record(StateLayout.Part part, IStateContributor contributor, IProject project) {
-		String hash = hashOf(contributor, project);
-		if (!hash.isEmpty()) {
-			hashes.put(key(part.contributorId(), part.project()), hash);
+		Outcome<String> description = ContributorRegistry.safely(() -> contributor.compatibility(project));
+		String then = description.ok() && description.value() != null ? description.value() : UNKNOWN;
+		if (!then.isEmpty()) {
+			told.put(key(part.contributorId(), part.project()), then);
 		}
 	}
 
 	/** @return the entry's bytes */
 	byte[] encode() {
 		StringBuilder b = new StringBuilder();
-		hashes.forEach((key, hash) -> b.append(key).append('\t').append(hash).append('\n'));
+		told.forEach((key, then) -> b.append(key).append('\t').append(escape(then)).append('\n'));
 		return b.toString().getBytes(StandardCharsets.UTF_8);
 	}
 
@@ -66,12 +67,15 @@ final class BuiltAgainst {
 			return changed;
 		}
 		Map<String, String> saved = decode(entry);
-		Map<String, String> now = new HashMap<>();
+		Map<String, Boolean> same = new HashMap<>();
 		for (Selected s : selected) {
 			String key = key(s.part().contributorId(), s.part().project());
 			String then = saved.getOrDefault(key, ""); //$NON-NLS-1$
-			String current = now.computeIfAbsent(key, k -> hashOf(s.contributor(), s.project()));
-			if (!then.equals(current) && !changed.containsKey(s.project())) {
+			boolean builtAgainst = same.computeIfAbsent(key, k -> {
+				Outcome<Boolean> told = ContributorRegistry.safely(() -> s.contributor().isBuiltAgainst(s.project(), then));
+				return told.ok() && Boolean.TRUE.equals(told.value());
+			});
+			if (!builtAgainst && !changed.containsKey(s.project())) {
 				changed.put(s.project(), NLS.bind(Messages.Service_builtAgainstOther, s.project().getName(),
 						s.part().contributorId()));
 			}
@@ -89,7 +93,7 @@ final class BuiltAgainst {
 			if (f.length != 3 || f[0].isEmpty() || f[1].isEmpty() || f[2].isEmpty()) {
 				throw new IOException("invalid line in " + ENTRY + ": " + line); //$NON-NLS-1$ //$NON-NLS-2$
 			}
-			saved.put(key(f[0], f[1]), f[2]);
+			saved.put(key(f[0], f[1]), unescape(f[2]));
 		}
 		return saved;
 	}
@@ -98,20 +102,21 @@ final class BuiltAgainst {
 		return contributorId + '\t' + project;
 	}
 
-	/** @return the hash of what the contributor tells of the project, "" when nothing, {@value #UNKNOWN} on failure */
-	private static String hashOf(IStateContributor contributor, IProject project) {
-		Outcome<String> told = ContributorRegistry.safely(() -> contributor.compatibility(project));
-		if (!told.ok() || told.value() == null) {
-			return UNKNOWN;
+	private static String escape(String text) {
+		return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n"); //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$ //$NON-NLS-4$ //$NON-NLS-5$ //$NON-NLS-6$
+	}
+
+	private static String unescape(String text) {
+		StringBuilder b = new StringBuilder(text.length());
+		for (int i = 0; i < text.length(); i++) {
+			char c = text.charAt(i);
+			if (c == '\\' && i + 1 < text.length()) {
+				char next = text.charAt(++i);
+				b.append(next == 't' ? '\t' : next == 'n' ? '\n' : next);
+			} else {
+				b.append(c);
+			}
 		}
-		if (told.value().isEmpty()) {
-			return ""; //$NON-NLS-1$
-		}
-		try {
-			byte[] digest = MessageDigest.getInstance("SHA-256").digest(told.value().getBytes(StandardCharsets.UTF_8)); //$NON-NLS-1$
-			return HexFormat.of().formatHex(digest);
-		} catch (NoSuchAlgorithmException e) {
-			throw new IllegalStateException(e);
-		}
+		return b.toString();
 	}
 }

@@ -102,6 +102,51 @@ class BuiltAgainstSwitchTest {
 	}
 
 	/**
+	 * Right after a checkout JDT's model still holds the build path and compiler options of the branch left: a state
+	 * whose commit has another build path (one more library) and other compiler settings (its own {@code .settings})
+	 * than the branch left is still built against what that commit is built against, and is restored — JDT then
+	 * compiles nothing, and the switch ends equal to a clean build, both ways.
+	 */
+	@Test
+	void aStateOfABranchWithAnotherBuildPathAndCompilerSettingsIsRestored() throws Exception {
+		Path other = temp.resolve("other/other.jar");
+		Files.createDirectories(other.getParent());
+		Files.copy(jar, other);
+		String jrt = Path.of(System.getProperty("java.home"), "lib", "jrt-fs.jar").toString();
+		repo.branch("config", Map.of(".classpath", """
+				<?xml version="1.0" encoding="UTF-8"?>
+				<classpath>
+					<classpathentry kind="src" path="src"/>
+					<classpathentry kind="lib" path="%s"/>
+					<classpathentry kind="lib" path="%s"/>
+					<classpathentry kind="lib" path="%s"/>
+					<classpathentry kind="output" path="bin"/>
+				</classpath>
+				""".formatted(jrt, jar, other), ".settings/org.eclipse.jdt.core.prefs", """
+				eclipse.preferences.version=1
+				org.eclipse.jdt.core.compiler.codegen.targetPlatform=17
+				org.eclipse.jdt.core.compiler.compliance=17
+				org.eclipse.jdt.core.compiler.source=17
+				org.eclipse.jdt.core.compiler.release=enabled
+				"""));
+		repo.git.checkout().setName("main").call();
+		harness.autoBuild(true);
+		project = repo.importProject();
+		harness.manager().track();
+		SwitchHarness.awaitQuiet();
+		repo.switchTo("config", 0); // saves main; no state of config yet: JDT builds it
+		assertEqualToCleanBuild("config");
+		for (String branch : List.of("main", "config", "main")) {
+			JdtBuilds.takeCompiled();
+			String result = repo.switchTo(branch, 0);
+			assertThat(result).as("the state of %s is restored", branch).containsPattern("restored_files=[1-9]")
+					.doesNotContain("was built against other dependencies");
+			assertThat(JdtBuilds.takeCompiled()).as("units JDT compiled after the exact restore of %s", branch).isEmpty();
+			assertEqualToCleanBuild(branch);
+		}
+	}
+
+	/**
 	 * Writes the library and builds the project against it, as a user does after updating a library outside the
 	 * workspace (nothing in the workspace changes, so no automatic build notices it).
 	 */
