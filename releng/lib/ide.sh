@@ -53,6 +53,20 @@ java_project() {
 	} > "$dir/.classpath"
 }
 
+# plugin_classpath <folder>: a plug-in project's .classpath as PDE's New Plug-in Project wizard writes it (the JRE,
+# "Plug-in Dependencies", src, output bin)
+plugin_classpath() {
+	cat > "$1/.classpath" <<-'EOC'
+	<?xml version="1.0" encoding="UTF-8"?>
+	<classpath>
+		<classpathentry kind="con" path="org.eclipse.jdt.launching.JRE_CONTAINER"/>
+		<classpathentry kind="con" path="org.eclipse.pde.core.requiredPlugins"/>
+		<classpathentry kind="src" path="src"/>
+		<classpathentry kind="output" path="bin"/>
+	</classpath>
+	EOC
+}
+
 # probe_commit <repository> <project folder>...: the commit after B (B2) in the work tree's current branch: one more
 # private method in one class of each project folder (three classes when there is one folder), a final class picked
 # in the middle of the folder's list, as a developer's commit touches a few classes (not the annotations that every

@@ -83,15 +83,7 @@ plugin() {
 		[ -z "$api" ] || echo '<nature>org.eclipse.pde.api.tools.apiAnalysisNature</nature>'
 		echo '</natures></projectDescription>'
 	} > "$folder/.project"
-	cat > "$folder/.classpath" <<-'EOC'
-	<?xml version="1.0" encoding="UTF-8"?>
-	<classpath>
-		<classpathentry kind="con" path="org.eclipse.jdt.launching.JRE_CONTAINER"/>
-		<classpathentry kind="con" path="org.eclipse.pde.core.requiredPlugins"/>
-		<classpathentry kind="src" path="src"/>
-		<classpathentry kind="output" path="bin"/>
-	</classpath>
-	EOC
+	plugin_classpath "$folder"
 	printf 'Manifest-Version: 1.0\nBundle-ManifestVersion: 2\nBundle-Name: %s\nBundle-SymbolicName: %s;singleton:=true\nBundle-Version: 1.0.0.qualifier\n%s\n' \
 		"$name" "$name" "$headers" > "$folder/META-INF/MANIFEST.MF"
 	printf 'source.. = src/\noutput.. = bin/\nbin.includes = META-INF/,.%s\n' \

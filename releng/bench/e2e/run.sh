@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # End-to-end branch-switch benchmark on real JDT builds (issue 10). Run it through the launcher, which picks a JDK 21+:
 #
-#   ./launch releng/bench/e2e/run.sh [--small] [--no-build] [--rounds N] [--report]
+#   ./launch releng/bench/e2e/run.sh [--small | --plugins] [--no-build] [--rounds N] [--report]
 #
-# --small: guava only; --rounds: IDE sessions per case, the median is reported (default 3); --no-build: reuse the
-# built update site and IDE; --report: only print the table again from the logs of the last run.
-# BENCH_WORK=/path (default /tmp/branchstate-e2e-jdt).
+# --small: guava only; --plugins: a committer's workspace instead, 40 Eclipse plug-in projects in the committers' IDE
+# (plugins.sh); --rounds: IDE sessions per case, the median is reported (default 3); --no-build: reuse the built
+# update site and IDE; --report: only print the table again from the logs of the last run.
+# BENCH_WORK=/path (default /tmp/branchstate-e2e-jdt, with --plugins /tmp/branchstate-e2e-pde).
 #
 # 1. Installs Branchstate and Branchstate for Java from the built update site into a fresh copy of the IDE product
 #    with its p2 director (as the demo does).
@@ -20,22 +21,24 @@
 #    the way); e) for reference, a clean full build of B (Project › Clean…). Prints the table and the ratios.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
-work=${BENCH_WORK:-/tmp/branchstate-e2e-jdt}
-small=0 build=1 rounds=3 report=0
+small=0 plugins=0 build=1 rounds=3 report=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--small) small=1 ;;
+	--plugins) plugins=1 ;;
 	--no-build) build=0 ;;
 	--rounds) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || { echo "bench: --rounds needs a number" >&2; exit 2; }; rounds=$2; shift ;;
 	--report) report=1 ;;
-	*) echo "usage: $0 [--small] [--no-build] [--rounds N] [--report]" >&2; exit 2 ;;
+	*) echo "usage: $0 [--small | --plugins] [--no-build] [--rounds N] [--report]" >&2; exit 2 ;;
 	esac
 	shift
 done
+work=${BENCH_WORK:-/tmp/branchstate-e2e-$([ $plugins = 1 ] && echo pde || echo jdt)}
 step() { printf '\n== %s\n' "$*"; }
 fail() { echo "bench: $*" >&2; exit 1; }
 cd "$root"
 source releng/lib/ide.sh
+source releng/bench/e2e/plugins.sh
 
 # project name, groupId:artifactId, release on A, release on B
 libs=("guava com.google.guava:guava 33.3.1-jre 33.4.0-jre")
@@ -49,12 +52,96 @@ run_cases() {
 		step "Building the update site and the IDE (tests skipped)"
 		./mvnw -B -q -DskipTests verify
 	fi
-	step "Installing Branchstate and Branchstate for Java into a fresh IDE"
+	step "Installing Branchstate and Branchstate for Java into a fresh IDE$([ $plugins = 0 ] || echo " (the committers' IDE: with PDE)")"
 	rm -rf "$work/workspace" "$work/repo" "$work/logs" "$work/result.md"
-	install_ide "$work" dev.branchstate.feature.feature.group,dev.branchstate.jdt.feature.feature.group
-
-	step "Making the repository: $(for l in "${libs[@]}"; do read -r n _ a b <<<"$l"; printf '%s %s → %s; ' "$n" "$a" "$b"; done)"
+	install_ide "$work" dev.branchstate.feature.feature.group,dev.branchstate.jdt.feature.feature.group \
+		"$([ $plugins = 0 ] && echo dev.branchstate.ide || echo dev.branchstate.ide.pde)"
 	repo=$work/repo
+	git init -q -b A "$repo"
+	git -C "$repo" config user.name bench
+	git -C "$repo" config user.email bench@branchstate.invalid
+	git -C "$repo" config core.autocrlf false
+	if [ $plugins = 1 ]; then
+		make_plugin_repository
+	else
+		make_library_repository
+	fi
+	git -C "$repo" checkout -q A
+	echo "$(git -C "$repo" ls-files | wc -l) tracked files on A ($(git -C "$repo" ls-files '*.java' | wc -l) Java), on B" \
+		"$(git -C "$repo" ls-tree -r --name-only B | wc -l) ($(git -C "$repo" ls-tree -r --name-only B | grep -c '\.java$')" \
+		"Java); A→B changes $(git -C "$repo" diff --name-only A B | wc -l) files, B→B2 $(git -C "$repo" diff --name-only B B2 | wc -l)"
+
+	step "Importing; Save State on A and on B (JDT builds each first)"
+	ws=$work/workspace
+	# JDT's builder trace (one "About to compile" line per unit it compiles) and the platform's (the time of each
+	# builder run, in the workspace's .metadata/trace.log), with timestamps
+	cat > "$work/jdt.options" <<-EOO
+	org.eclipse.jdt.core/debug=true
+	org.eclipse.jdt.core/debug/builder=true
+	org.eclipse.core.resources/debug=true
+	org.eclipse.core.resources/build/invoking=true
+	EOO
+	IDE_ARGS="-debug $work/jdt.options"
+	IDE_JVM=${BENCH_JVM:--Xmx3g}
+	if [ $plugins = 1 ]; then
+		# the IDE's JDK only (as the plug-in run: no search for other JVMs at each start)
+		echo 'org.eclipse.jdt.launching/detectVMsAtStartup=false' > "$work/customization.ini"
+		IDE_ARGS+=" -pluginCustomization $work/customization.ini"
+		IDE_JVM=${BENCH_JVM:--Xmx4g}
+	fi
+	app import "$repo" > "$work/logs/import.log" || { cat "$work/logs/import.log" >&2; fail "import failed"; }
+	start=$(date +%s%N)
+	app save "$repo" > "$work/logs/save-A.log" || { cat "$work/logs/save-A.log" >&2; fail "Save State on A failed"; }
+	echo "A: built in full by JDT$([ $plugins = 0 ] || echo " and PDE") and saved in $(( ($(date +%s%N) - start) / 1000000 )) ms (a fresh IDE process)"
+	git -C "$repo" checkout -q B
+	app save "$repo" > "$work/logs/save-B.log" || { cat "$work/logs/save-B.log" >&2; fail "Save State on B failed"; }
+	app list "$repo" | tail -3
+	cat "$ws"/.metadata/trace.log* > "$work/logs/import-and-saves.trace" 2>/dev/null || true
+	rm -f "$ws"/.metadata/trace.log*
+
+	measure() { # case letter, round, then the switch command's arguments after the repository: one logged IDE session
+		local id=$1 round=$2
+		shift 2
+		run_switch "$work/logs/case-$id-$round.log" "$repo" "$@"
+		# the trace file and its backups (the platform's trace rolls over at 1 MB; builders() sorts by time)
+		cat "$ws"/.metadata/trace.log* > "$work/logs/case-$id-$round.trace" 2>/dev/null || true
+		rm -f "$ws"/.metadata/trace.log*
+		outputs > "$work/logs/case-$id-$round.outputs"
+		printf ' %s %s ms' "$id" "$total_ms"
+	}
+	step "The switch A → B measured five ways ($rounds IDE sessions each)"
+	# Each run is one IDE session that first switches to A with Branchstate (a restore: the JVM, JDT and Branchstate
+	# warm, A's output and JDT state on disk), then makes the measured switch.
+	for round in $(seq 1 "$rounds"); do
+		printf 'round %s:' "$round"
+		measure a "$round" --with-branchstate A --without-branchstate B
+		measure b "$round" A B
+		measure c "$round" A B2
+		measure d "$round" A --delete-states B
+		measure e "$round" A B --clean-build
+		echo
+	done
+}
+
+# outputs: the SHA-1 of every file in the projects' output folders (bin/), sorted by path
+outputs() { (cd "$repo" && find . -path '*/bin/*' -type f -print0 | sort -z | xargs -0 -r sha1sum); }
+
+# make_plugin_repository: 40 plug-in projects of Eclipse bundles, A and B two releases (plugins.sh); B2 = B + a
+# method appended to one class in three of them
+make_plugin_repository() {
+	step "Making the repository: ${#plugin_bundles[@]} Eclipse bundles as plug-in projects, each bundle's previous release on A, the IDE's on B"
+	fetch_plugin_jars "$work/jars" || fail "the bundles' jars could not be resolved"
+	commit_plugins "$repo" "$work/jars" A
+	git -C "$repo" checkout -q -b B
+	commit_plugins "$repo" "$work/jars" B
+	git -C "$repo" checkout -q -b B2
+	probe_commit "$repo" org.eclipse.ui.workbench org.eclipse.jdt.core org.eclipse.jface
+}
+
+# make_library_repository: the libraries' sources as Java projects, the older release on A, the newer on B; B2 = B +
+# a method appended to a class of each
+make_library_repository() {
+	step "Making the repository: $(for l in "${libs[@]}"; do read -r n _ a b <<<"$l"; printf '%s %s → %s; ' "$n" "$a" "$b"; done)"
 	mkdir -p "$work/jars" "$work/deps"
 	declare -A classpath # project name -> its library jars
 	for lib in "${libs[@]}"; do
@@ -74,10 +161,6 @@ run_cases() {
 			-DincludeScope=runtime > "$deps/resolve.log" 2>&1 || { cat "$deps/resolve.log" >&2; fail "resolving the libraries of $ga:$b failed"; }
 		classpath[$name]=$(find "$deps/jars" -name '*.jar' | sort | tr '\n' ' ')
 	done
-	git init -q -b A "$repo"
-	git -C "$repo" config user.name bench
-	git -C "$repo" config user.email bench@branchstate.invalid
-	git -C "$repo" config core.autocrlf false
 	commit_release() { # branch (A or B): the sources of that release of every library, committed
 		local lib name ga a b v
 		for lib in "${libs[@]}"; do
@@ -98,45 +181,6 @@ run_cases() {
 	commit_release B
 	git -C "$repo" checkout -q -b B2
 	probe_commit "$repo" $(for lib in "${libs[@]}"; do read -r name _ <<<"$lib"; echo "$name"; done)
-	git -C "$repo" checkout -q A
-	echo "$(git -C "$repo" ls-files | wc -l) tracked files on A; A→B changes $(git -C "$repo" diff --name-only A B | wc -l)" \
-		"files, B→B2 $(git -C "$repo" diff --name-only B B2 | wc -l)"
-
-	step "Importing; Save State on A and on B (JDT builds each first)"
-	ws=$work/workspace
-	# JDT's builder trace (one "About to compile" line per unit it compiles) and its indexer's, with timestamps
-	cat > "$work/jdt.options" <<-EOO
-	org.eclipse.jdt.core/debug=true
-	org.eclipse.jdt.core/debug/builder=true
-	EOO
-	IDE_ARGS="-debug $work/jdt.options"
-	IDE_JVM=${BENCH_JVM:--Xmx3g}
-	app import "$repo" > "$work/logs/import.log" || { cat "$work/logs/import.log" >&2; fail "import failed"; }
-	start=$(date +%s%N)
-	app save "$repo" > "$work/logs/save-A.log" || { cat "$work/logs/save-A.log" >&2; fail "Save State on A failed"; }
-	echo "A: built in full by JDT and saved in $(( ($(date +%s%N) - start) / 1000000 )) ms (a fresh IDE process)"
-	git -C "$repo" checkout -q B
-	app save "$repo" > "$work/logs/save-B.log" || { cat "$work/logs/save-B.log" >&2; fail "Save State on B failed"; }
-	app list "$repo" | tail -3
-
-	measure() { # case letter, round, then the switch command's arguments after the repository: one logged IDE session
-		local id=$1 round=$2
-		shift 2
-		run_switch "$work/logs/case-$id-$round.log" "$repo" "$@"
-		printf ' %s %s ms' "$id" "$total_ms"
-	}
-	step "The switch A → B measured five ways ($rounds IDE sessions each)"
-	# Each run is one IDE session that first switches to A with Branchstate (a restore: the JVM, JDT and Branchstate
-	# warm, A's output and JDT state on disk), then makes the measured switch.
-	for round in $(seq 1 "$rounds"); do
-		printf 'round %s:' "$round"
-		measure a "$round" --with-branchstate A --without-branchstate B
-		measure b "$round" A B
-		measure c "$round" A B2
-		measure d "$round" A --delete-states B
-		measure e "$round" A B --clean-build
-		echo
-	done
 }
 
 label() { # case letter: its row's label
@@ -153,8 +197,11 @@ after_checkout() { # log: the lines of the measured switch (from its checkout; t
 }
 compiled() { # log: units JDT compiled in the measured switch, from its builder trace: the changed and added sources of
 	# an incremental build and the dependents it adds in each round; a full build (FULL build) compiles every source
-	after_checkout "$1" | awk -v all="$sources" '/^FULL build/ { n = all }
-		/^Compile this (changed|added) source file|^  adding affected source file/ { n++ } END { print n + 0 }'
+	# with several projects built in full (the plug-in workspace), the units of the incremental builds and the number
+	# of projects built in full
+	after_checkout "$1" | awk -v all="$sources" -v many="$plugins" '/^FULL build/ { n = all; full++ }
+		/^Compile this (changed|added) source file|^  adding affected source file/ { n++; units++ }
+		END { if (many == 1 && full > 0) print units + 0 " + " full " projects in full"; else print n + 0 }'
 }
 report() { # the table of the rounds' logs
 	local id round log
@@ -201,6 +248,63 @@ report_table() {
 	echo "background jobs done — JDT's indexer (Java indexing) included (e: the clean and full build only). Until built:"
 	echo "checkout, switch handled (save, restore), refresh and build. Units compiled: JDT's builder trace in the session."
 	echo "Logs: $work/logs/"
+	builder_costs
+	same_outputs
+}
+
+# builders <trace> <from epoch ms>: "<builder> <ms> <runs>" per builder that ran since then, from the platform's
+# build trace ("Builder finished: JavaBuilder(project; []) time: 361ms")
+builders() {
+	local from
+	from="$(date -d "@$(($2 / 1000))" '+%Y-%m-%d %H:%M:%S').$(printf '%03d' $(($2 % 1000)))"
+	[ -f "$1" ] || return 0
+	awk -F' [|] ' -v from="$from" '$2 >= from && /Builder finished: / {
+			match($0, /Builder finished: [A-Za-z]+/); name = substr($0, RSTART + 18, RLENGTH - 18)
+			match($0, /time: [0-9]+ms/); ms[name] += substr($0, RSTART + 6, RLENGTH - 8); runs[name]++ }
+		END { for (n in ms) print n, ms[n], runs[n] }' "$1" | sort
+}
+
+# builder_costs: per case, the time each builder took in the measured switch of the median run (from its checkout on)
+builder_costs() {
+	local id round log names=() name line
+	declare -A cost
+	for id in a b c d e; do
+		for round in $(seq 1 "$rounds"); do
+			log=$work/logs/case-$id-$round.log
+			read_result "$log"
+			[ "$total_ms" = "${wall[$id]}" ] || continue
+			while read -r name ms n; do
+				cost[$id.$name]="$ms ms ($n runs)"
+				[[ " ${names[*]} " == *" $name "* ]] || names+=("$name")
+			done < <(builders "$work/logs/case-$id-$round.trace" "$started_ms")
+			break
+		done
+	done
+	[ ${#names[@]} -gt 0 ] || return 0
+	echo
+	echo "What each builder took in the measured switch (the median run; from the platform's build trace):"
+	echo
+	line="| case |"; for name in "${names[@]}"; do line+=" $name |"; done; echo "$line"
+	line="|---|"; for name in "${names[@]}"; do line+="---:|"; done; echo "$line"
+	for id in a b c d e; do
+		line="| $(label $id) |"; for name in "${names[@]}"; do line+=" ${cost[$id.$name]:-—} |"; done; echo "$line"
+	done
+}
+
+# same_outputs: in each round, the output folders after b (the exact state of B restored, then JDT's build) against
+# those after e (a clean full build of B), file by file
+same_outputs() {
+	local round differ
+	echo
+	for round in $(seq 1 "$rounds"); do
+		[ -f "$work/logs/case-b-$round.outputs" ] && [ -f "$work/logs/case-e-$round.outputs" ] || continue
+		differ=$(diff "$work/logs/case-b-$round.outputs" "$work/logs/case-e-$round.outputs" | grep -c '^[<>]' || true)
+		if [ "$differ" = 0 ]; then
+			echo "Round $round: the output folders after b equal those of e's clean full build ($(wc -l < "$work/logs/case-b-$round.outputs") files)."
+		else
+			echo "Round $round: DIVERGENCE — $differ lines of the output folders' lists differ between b and e's clean build (logs/case-[be]-$round.outputs)."
+		fi
+	done
 }
 
 main() {

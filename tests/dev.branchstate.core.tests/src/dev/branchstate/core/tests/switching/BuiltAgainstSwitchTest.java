@@ -47,15 +47,7 @@ class BuiltAgainstSwitchTest {
 		writeLibrary("int", "1");
 		String jrt = Path.of(System.getProperty("java.home"), "lib", "jrt-fs.jar").toString();
 		Map<String, String> files = new HashMap<>();
-		files.put(".classpath", """
-				<?xml version="1.0" encoding="UTF-8"?>
-				<classpath>
-					<classpathentry kind="src" path="src"/>
-					<classpathentry kind="lib" path="%s"/>
-					<classpathentry kind="lib" path="%s"/>
-					<classpathentry kind="output" path="bin"/>
-				</classpath>
-				""".formatted(jrt, jar));
+		files.put(".classpath", classpath(jrt, jar));
 		files.put("src/p/Uses.java", "package p;\npublic class Uses {\n\tprivate int unused;\n\tint v() { return lib.L.v(); }\n}\n");
 		files.put("src/p/Other.java", "package p;\npublic class Other {\n}\n");
 		repo = JavaRepository.create(temp.resolve("repo"), files);
@@ -113,16 +105,7 @@ class BuiltAgainstSwitchTest {
 		Files.createDirectories(other.getParent());
 		Files.copy(jar, other);
 		String jrt = Path.of(System.getProperty("java.home"), "lib", "jrt-fs.jar").toString();
-		repo.branch("config", Map.of(".classpath", """
-				<?xml version="1.0" encoding="UTF-8"?>
-				<classpath>
-					<classpathentry kind="src" path="src"/>
-					<classpathentry kind="lib" path="%s"/>
-					<classpathentry kind="lib" path="%s"/>
-					<classpathentry kind="lib" path="%s"/>
-					<classpathentry kind="output" path="bin"/>
-				</classpath>
-				""".formatted(jrt, jar, other), ".settings/org.eclipse.jdt.core.prefs", """
+		repo.branch("config", Map.of(".classpath", classpath(jrt, jar, other), ".settings/org.eclipse.jdt.core.prefs", """
 				eclipse.preferences.version=1
 				org.eclipse.jdt.core.compiler.codegen.targetPlatform=17
 				org.eclipse.jdt.core.compiler.compliance=17
@@ -183,6 +166,16 @@ class BuiltAgainstSwitchTest {
 		} finally {
 			library.delete(true, true, null);
 		}
+	}
+
+	/** @return a {@code .classpath}: src, the libraries, output bin */
+	private static String classpath(Object... libraries) {
+		StringBuilder b = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<classpath>\n");
+		b.append("\t<classpathentry kind=\"src\" path=\"src\"/>\n");
+		for (Object library : libraries) {
+			b.append("\t<classpathentry kind=\"lib\" path=\"").append(library).append("\"/>\n");
+		}
+		return b.append("\t<classpathentry kind=\"output\" path=\"bin\"/>\n</classpath>\n").toString();
 	}
 
 	private void assertEqualToCleanBuild(String branch) throws Exception {
