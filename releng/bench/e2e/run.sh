@@ -87,7 +87,7 @@ run_cases() {
 		# the IDE's JDK only (as the plug-in run: no search for other JVMs at each start)
 		echo 'org.eclipse.jdt.launching/detectVMsAtStartup=false' > "$work/customization.ini"
 		IDE_ARGS+=" -pluginCustomization $work/customization.ini"
-		IDE_JVM=${BENCH_JVM:--Xmx4g}
+		IDE_JVM="${BENCH_JVM:--Xmx4g} -Declipse.trace.size.max=100000" # (KB: the trace file is not rolled over)
 	fi
 	app import "$repo" > "$work/logs/import.log" || { cat "$work/logs/import.log" >&2; fail "import failed"; }
 	start=$(date +%s%N)

@@ -47,7 +47,7 @@ final class JavaCompatibility {
 			JavaCore.COMPILER_PB_ENABLE_PREVIEW_FEATURES, JavaCore.COMPILER_LOCAL_VARIABLE_ATTR,
 			JavaCore.COMPILER_LINE_NUMBER_ATTR, JavaCore.COMPILER_SOURCE_FILE_ATTR, JavaCore.COMPILER_CODEGEN_METHOD_PARAMETERS_ATTR);
 
-	private record Stamp(String path, long size, long modified) {
+	record Stamp(String path, long size, long modified) {
 	}
 
 	private static final Map<Stamp, String> HASHES = new ConcurrentHashMap<>();
@@ -55,11 +55,29 @@ final class JavaCompatibility {
 	private JavaCompatibility() {
 	}
 
-	/** @return what the project is built against, as JDT's model describes it */
+	/**
+	 * What a project is built against, without the libraries' content hashes (cheap: taken after every build).
+	 *
+	 * @param compiler  the JDT version and compiler options
+	 * @param libraries the libraries outside the workspace with their size and time when taken; {@code null} when
+	 *                  {@code compiler} is a whole description already told
+	 */
+	record Snapshot(String compiler, List<Stamp> libraries) {
+
+		static Snapshot told(String description) {
+			return new Snapshot(description, null);
+		}
+	}
+
+	/** @return what the project is built against, as JDT's model describes it now */
 	static String of(IProject project) throws CoreException {
+		return describe(snapshot(project));
+	}
+
+	/** @return JDT's model's compiler options and libraries outside the workspace for the project */
+	static Snapshot snapshot(IProject project) throws CoreException {
 		IJavaProject javaProject = JavaCore.create(project);
-		StringBuilder b = new StringBuilder(compiler(javaProject.getOptions(true)));
-		Map<String, String> libraries = new TreeMap<>();
+		Map<String, Stamp> libraries = new TreeMap<>();
 		IPath workspace = ResourcesPlugin.getWorkspace().getRoot().getLocation();
 		for (IClasspathEntry entry : javaProject.getResolvedClasspath(true)) {
 			if (entry.getEntryKind() != IClasspathEntry.CPE_LIBRARY
@@ -68,15 +86,41 @@ final class JavaCompatibility {
 				continue; // a library in the workspace comes with the sources or is built there
 			}
 			Path file = entry.getPath().toPath();
-			try {
-				libraries.put(file.toString(), library(file));
-			} catch (IOException e) {
-				throw new CoreException(Status.warning(project.getName() + ": cannot read the library " + file //$NON-NLS-1$
-						+ ": " + e.getMessage(), e)); //$NON-NLS-1$
-			}
+			libraries.put(file.toString(), stamp(file));
 		}
-		libraries.forEach((path, hash) -> b.append(LIBRARY).append(path).append('@').append(hash));
+		return new Snapshot(compiler(javaProject.getOptions(true)), List.copyOf(libraries.values()));
+	}
+
+	/**
+	 * @return the snapshot's description, each library with the hash of its content; a library that changed since
+	 *         the snapshot (size or time) is described as changed, which no library on disk matches
+	 */
+	static String describe(Snapshot snapshot) throws CoreException {
+		if (snapshot.libraries() == null) {
+			return snapshot.compiler();
+		}
+		StringBuilder b = new StringBuilder(snapshot.compiler());
+		for (Stamp then : snapshot.libraries()) {
+			Path file = Path.of(then.path());
+			String hash;
+			try {
+				hash = then.equals(stamp(file)) ? library(file) : "changed-since-built"; //$NON-NLS-1$
+			} catch (IOException e) {
+				throw new CoreException(Status.warning("cannot read the library " + file + ": " + e.getMessage(), e)); //$NON-NLS-1$ //$NON-NLS-2$
+			}
+			b.append(LIBRARY).append(then.path()).append('@').append(hash);
+		}
 		return b.toString();
+	}
+
+	/** @return the file's path, size and time; size and time -1 when it cannot be read */
+	private static Stamp stamp(Path file) {
+		try {
+			BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+			return new Stamp(file.toString(), attributes.size(), attributes.lastModifiedTime().toMillis());
+		} catch (IOException e) {
+			return new Stamp(file.toString(), -1, -1);
+		}
 	}
 
 	private static final String LIBRARY = " lib="; //$NON-NLS-1$

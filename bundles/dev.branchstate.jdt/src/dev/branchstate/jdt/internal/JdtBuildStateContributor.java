@@ -80,16 +80,26 @@ public final class JdtBuildStateContributor implements IStateContributor {
 				: Optional.of(NLS.bind(Messages.JdtState_notBuilt, project.getName()));
 	}
 
-	/** The JDT version, compiler options and libraries outside the workspace: see {@link JavaCompatibility}. */
+	/**
+	 * The JDT version, compiler options and libraries outside the workspace that the project's output was last built
+	 * against: see {@link JavaCompatibility} and {@link LastBuiltAgainst}.
+	 */
 	@Override
 	public String compatibility(IProject project) throws CoreException {
-		return JavaCompatibility.of(project);
+		return LastBuiltAgainst.of(project);
 	}
 
-	/** The JDT version, compiler options on disk, the libraries the state names: see {@link JavaCompatibility#holds}. */
+	/**
+	 * The JDT version, compiler options on disk, the libraries the state names: see {@link JavaCompatibility#holds}.
+	 * When they hold, the state is restored: the project's output is then built against what the state names.
+	 */
 	@Override
 	public boolean isBuiltAgainst(IProject project, String then) {
-		return JavaCompatibility.holds(project, then);
+		boolean holds = JavaCompatibility.holds(project, then);
+		if (holds) {
+			LastBuiltAgainst.restored(project, then);
+		}
+		return holds;
 	}
 
 	@Override

@@ -101,6 +101,30 @@ class BuiltAgainstSwitchTest {
 	 */
 	@Test
 	void aStateOfABranchWithAnotherBuildPathAndCompilerSettingsIsRestored() throws Exception {
+		branchWithAnotherConfiguration();
+		harness.autoBuild(true);
+		project = repo.importProject();
+		harness.manager().track();
+		SwitchHarness.awaitQuiet();
+		repo.switchTo("config", 0); // saves main; no state of config yet: JDT builds it
+		assertEqualToCleanBuild("config");
+		for (String branch : List.of("main", "config", "main")) {
+			assertExactRestore(branch);
+		}
+	}
+
+	/** The switch to the branch restores its exact state for the project: JDT then compiles nothing. */
+	private void assertExactRestore(String branch) throws Exception {
+		JdtBuilds.takeCompiled();
+		String result = repo.switchTo(branch, 0);
+		assertThat(result).as("the state of %s is restored", branch).containsPattern("restored_files=[1-9]")
+				.doesNotContain("was built against other dependencies");
+		assertThat(JdtBuilds.takeCompiled()).as("units JDT compiled after the exact restore of %s", branch).isEmpty();
+		assertEqualToCleanBuild(branch);
+	}
+
+	/** Branch {@code config}: one more library on the build path, the project's own compiler settings (release 17). */
+	private void branchWithAnotherConfiguration() throws Exception {
 		Path other = temp.resolve("other/other.jar");
 		Files.createDirectories(other.getParent());
 		Files.copy(jar, other);
@@ -113,20 +137,6 @@ class BuiltAgainstSwitchTest {
 				org.eclipse.jdt.core.compiler.release=enabled
 				"""));
 		repo.git.checkout().setName("main").call();
-		harness.autoBuild(true);
-		project = repo.importProject();
-		harness.manager().track();
-		SwitchHarness.awaitQuiet();
-		repo.switchTo("config", 0); // saves main; no state of config yet: JDT builds it
-		assertEqualToCleanBuild("config");
-		for (String branch : List.of("main", "config", "main")) {
-			JdtBuilds.takeCompiled();
-			String result = repo.switchTo(branch, 0);
-			assertThat(result).as("the state of %s is restored", branch).containsPattern("restored_files=[1-9]")
-					.doesNotContain("was built against other dependencies");
-			assertThat(JdtBuilds.takeCompiled()).as("units JDT compiled after the exact restore of %s", branch).isEmpty();
-			assertEqualToCleanBuild(branch);
-		}
 	}
 
 	/**
