@@ -338,15 +338,24 @@ public final class BuildManagerAccess {
 	}
 
 	/**
-	 * @return the projects whose changes make the builder build again: those it named when it last built, and the
-	 *         projects the project reads (its references, the platform's and the dynamic ones: JDT's required projects,
-	 *         PDE's required bundles). A builder handed the current tree must build again when a project it reads
-	 *         changes after the restore; without them (a builder with no last built state in this session, say) the
-	 *         build manager would not run it, and what it compiled against the project read would go stale.
+	 * @return the projects whose changes make the builder build again, until its next build names its own: those it
+	 *         named when it last built, and every other project of the workspace. A builder handed the current tree
+	 *         must build again when a project it reads changes after the restore, and must be given that project's
+	 *         delta: JDT builds in full when a project it reads has none ("deltas are missing"). The projects it reads
+	 *         are more than the project's references (platform and dynamic: JDT's required projects, PDE's required
+	 *         bundles): a bundle of the workspace re-exported by a target platform bundle is on the classpath and
+	 *         in no reference, and what the builder last named may be another branch's, or nothing (no last built
+	 *         state in this session). Naming them all costs one build of each handed-off builder after a change
+	 *         anywhere, which then names its own.
 	 */
 	private static IProject[] interesting(BuilderPersistentInfo info, IProject project) throws CoreException {
 		Set<IProject> projects = new LinkedHashSet<>(Arrays.asList(info.getInterestingProjects()));
 		projects.addAll(Arrays.asList(project.getReferencedProjects()));
+		for (IProject other : project.getWorkspace().getRoot().getProjects()) {
+			if (other.isAccessible()) {
+				projects.add(other);
+			}
+		}
 		projects.remove(project);
 		return projects.toArray(IProject[]::new);
 	}

@@ -161,6 +161,64 @@ class ProjectReferencesSwitchTest {
 	}
 
 	/**
+	 * As above, with a project read through another's export: mid exports core, app reads mid only and uses core's
+	 * API. JDT's builder of app reads core's delta (core is on app's expanded classpath, in no reference of app), so
+	 * the hand-off must make core interesting to it: without core's delta JDT builds app in full ("deltas are
+	 * missing"), as the plug-in benchmark showed for bundles re-exported by a target platform bundle.
+	 */
+	@Test
+	void aBuilderHandedAStateGetsTheDeltaOfAProjectItReadsThroughAnExport() throws Exception {
+		repo = JavaProjects.create(temp.resolve("repo"), r -> {
+			Map<String, String> files = new HashMap<>();
+			files.putAll(r.project("core", List.of(), List.of()));
+			Map<String, String> mid = new HashMap<>(r.project("mid", List.of("core"), List.of()));
+			mid.put("mid/.classpath", mid.get("mid/.classpath").replace("kind=\"src\" path=\"/" + r.name("core"),
+					"exported=\"true\" kind=\"src\" path=\"/" + r.name("core")));
+			files.putAll(mid);
+			files.putAll(r.project("app", List.of("mid"), List.of()));
+			files.put("core/src/core/Api.java", API.formatted("1", "int"));
+			files.put("mid/src/mid/Mid.java", "package mid;\npublic class Mid {\n}\n");
+			files.put("app/src/app/Size.java",
+					"package app;\npublic class Size {\n\tpublic int size(core.Api api) { return api.size(); }\n}\n");
+			files.put("app/src/app/Alone.java", "package app;\npublic class Alone {\n}\n");
+			return files;
+		});
+		repo.branch("feat", Map.of("core/src/core/Api.java", API.formatted("2", "int")));
+		repo.branch("feat2", Map.of("core/src/core/Api.java", API.formatted("2", "long")));
+		repo.git.checkout().setName("main").call();
+		importAndBuild();
+		repo.switchTo("feat", 0);
+		repo.switchTo("main", 0);
+		repo.switchTo("feat", 0);
+		String feat = repo.git.getRepository().resolve("HEAD").name();
+
+		harness.stopManager();
+		List<String> compiled;
+		try {
+			harness.autoBuild(false);
+			repo.git.checkout().setName("feat2").call();
+			IWorkspace workspace = ResourcesPlugin.getWorkspace();
+			workspace.run(monitor -> {
+				for (IProject project : repo.projects().values()) {
+					project.refreshLocal(IResource.DEPTH_INFINITE, null);
+					assertThat(BuildManagerAccess.forgetBuiltState(project)).isTrue();
+				}
+			}, workspace.getRoot(), IWorkspace.AVOID_UPDATE, null);
+			harness.service.restore(repo.gitDir(), feat, null);
+			JdtBuilds.takeCompiled();
+			harness.autoBuild(true);
+			SwitchHarness.awaitQuiet();
+			compiled = JdtBuilds.takeCompiled();
+		} finally {
+			harness.autoBuild(true);
+			harness.startManager();
+		}
+		assertThat(compiled).as("units compiled after the state of feat")
+				.contains("src/core/Api.java", "src/app/Size.java").doesNotContain("src/app/Alone.java");
+		assertEqualToCleanBuild("feat2");
+	}
+
+	/**
 	 * core and app build; broken has a missing library on main (a build-path error), and user reads broken. A state
 	 * of main holds core and app and leaves broken and user to their builders, saying so; feat repairs broken, and its
 	 * state holds all four. Every switch ends equal to a clean build, and the exact restores of main hand core and
