@@ -103,7 +103,7 @@ run_cases() {
 		local id=$1 round=$2
 		shift 2
 		run_switch "$work/logs/case-$id-$round.log" "$repo" "$@"
-		# the trace file and its backups (the platform's trace rolls over at 1 MB; builders() sorts by time)
+		# the trace file and its backups (the platform rolls it over at 1 MB by default; builders() picks by time)
 		cat "$ws"/.metadata/trace.log* > "$work/logs/case-$id-$round.trace" 2>/dev/null || true
 		rm -f "$ws"/.metadata/trace.log*
 		outputs > "$work/logs/case-$id-$round.outputs"

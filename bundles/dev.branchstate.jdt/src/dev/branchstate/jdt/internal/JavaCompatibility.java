@@ -33,12 +33,13 @@ import org.eclipse.jdt.core.JavaCore;
  * otherwise slip through). For a modular JDK, whose classpath entry is {@code lib/jrt-fs.jar}, the JDK's
  * {@code release} file is hashed with it. Hashes are cached per path, size and modification time.
  * <p>
- * Told from JDT's model when a state is saved: what the output was built against. Checked against the disk before a
- * restore ({@link #holds}): right after a checkout the model still describes the branch left (its {@code .classpath},
- * its {@code .settings}, the manifest "Plug-in Dependencies" was resolved from) until the workspace is refreshed, so
- * the compiler options are read from the commit's own {@code .settings} file and the libraries the state names are
- * checked where they are — a configuration that differs from the state's is the builder's to see (JDT builds a
- * project in full when its classpath differs from the one its state was built with).
+ * Taken from JDT's model when JDT finishes a build ({@link LastBuiltAgainst}: what the output was built against), the
+ * libraries hashed when a state is saved. Checked against the disk before a restore ({@link #holds}): right after a
+ * checkout the model may still describe the branch left (its {@code .classpath}, its {@code .settings}, the manifest
+ * "Plug-in Dependencies" was resolved from) until the workspace is refreshed, so the compiler options are read from the
+ * commit's own {@code .settings} file and the libraries the state names are checked where they are — a configuration
+ * that differs from the state's is the builder's to see (JDT builds a project in full when its classpath or its
+ * {@code .settings} differ from those its state was built with).
  */
 final class JavaCompatibility {
 

@@ -72,8 +72,8 @@ final class BuiltAgainst {
 			String key = key(s.part().contributorId(), s.part().project());
 			String then = saved.getOrDefault(key, ""); //$NON-NLS-1$
 			boolean builtAgainst = same.computeIfAbsent(key, k -> {
-				Outcome<Boolean> told = ContributorRegistry.safely(() -> s.contributor().isBuiltAgainst(s.project(), then));
-				return told.ok() && Boolean.TRUE.equals(told.value());
+				Outcome<Boolean> answer = ContributorRegistry.safely(() -> s.contributor().isBuiltAgainst(s.project(), then));
+				return answer.ok() && Boolean.TRUE.equals(answer.value());
 			});
 			if (!builtAgainst && !changed.containsKey(s.project())) {
 				changed.put(s.project(), NLS.bind(Messages.Service_builtAgainstOther, s.project().getName(),

@@ -127,33 +127,7 @@ class ProjectReferencesSwitchTest {
 	void aBuilderHandedAStateWithoutItsLastBuiltStateBuildsAgainWhenAProjectItReadsChanges() throws Exception {
 		layersWithFeatAndFeat2();
 		importAndBuild();
-		repo.switchTo("feat", 0);
-		repo.switchTo("main", 0);
-		repo.switchTo("feat", 0);
-		String feat = repo.git.getRepository().resolve("HEAD").name();
-
-		// feat2 checked out with automatic switching and building off, the builders' last built states gone
-		harness.stopManager();
-		List<String> compiled;
-		try {
-			harness.autoBuild(false);
-			repo.git.checkout().setName("feat2").call();
-			IWorkspace workspace = ResourcesPlugin.getWorkspace();
-			workspace.run(monitor -> {
-				for (IProject project : repo.projects().values()) {
-					project.refreshLocal(IResource.DEPTH_INFINITE, null);
-					assertThat(BuildManagerAccess.forgetBuiltState(project)).isTrue();
-				}
-			}, workspace.getRoot(), IWorkspace.AVOID_UPDATE, null);
-			harness.service.restore(repo.gitDir(), feat, null);
-			JdtBuilds.takeCompiled();
-			harness.autoBuild(true);
-			SwitchHarness.awaitQuiet();
-			compiled = JdtBuilds.takeCompiled();
-		} finally {
-			harness.autoBuild(true);
-			harness.startManager();
-		}
+		List<String> compiled = compiledAfterTheStateOfFeatForFeat2WithoutBuiltStates();
 		assertThat(compiled).as("units compiled after the state of feat")
 				.contains("src/core/Api.java", "src/app/Size.java", "src/tool/Tool.java")
 				.doesNotContain("src/app/Alone.java");
@@ -187,32 +161,7 @@ class ProjectReferencesSwitchTest {
 		repo.branch("feat2", Map.of("core/src/core/Api.java", API.formatted("2", "long")));
 		repo.git.checkout().setName("main").call();
 		importAndBuild();
-		repo.switchTo("feat", 0);
-		repo.switchTo("main", 0);
-		repo.switchTo("feat", 0);
-		String feat = repo.git.getRepository().resolve("HEAD").name();
-
-		harness.stopManager();
-		List<String> compiled;
-		try {
-			harness.autoBuild(false);
-			repo.git.checkout().setName("feat2").call();
-			IWorkspace workspace = ResourcesPlugin.getWorkspace();
-			workspace.run(monitor -> {
-				for (IProject project : repo.projects().values()) {
-					project.refreshLocal(IResource.DEPTH_INFINITE, null);
-					assertThat(BuildManagerAccess.forgetBuiltState(project)).isTrue();
-				}
-			}, workspace.getRoot(), IWorkspace.AVOID_UPDATE, null);
-			harness.service.restore(repo.gitDir(), feat, null);
-			JdtBuilds.takeCompiled();
-			harness.autoBuild(true);
-			SwitchHarness.awaitQuiet();
-			compiled = JdtBuilds.takeCompiled();
-		} finally {
-			harness.autoBuild(true);
-			harness.startManager();
-		}
+		List<String> compiled = compiledAfterTheStateOfFeatForFeat2WithoutBuiltStates();
 		assertThat(compiled).as("units compiled after the state of feat")
 				.contains("src/core/Api.java", "src/app/Size.java").doesNotContain("src/app/Alone.java");
 		assertEqualToCleanBuild("feat2");
@@ -336,6 +285,41 @@ class ProjectReferencesSwitchTest {
 		return java.util.Arrays
 				.stream(project.findMarkers(IJavaModelMarker.BUILDPATH_PROBLEM_MARKER, false, IResource.DEPTH_ZERO))
 				.map(m -> m.getAttribute(IMarker.MESSAGE, "")).toList();
+	}
+
+	/**
+	 * Switches feat, main, feat; then checks out feat2 with automatic switching and building off, makes every
+	 * builder forget its last built state, restores the state of feat and lets JDT build. @return the units compiled
+	 */
+	private List<String> compiledAfterTheStateOfFeatForFeat2WithoutBuiltStates() throws Exception {
+		repo.switchTo("feat", 0);
+		repo.switchTo("main", 0);
+		repo.switchTo("feat", 0);
+		String feat = repo.git.getRepository().resolve("HEAD").name();
+
+		// feat2 checked out with automatic switching and building off, the builders' last built states gone
+		harness.stopManager();
+		List<String> compiled;
+		try {
+			harness.autoBuild(false);
+			repo.git.checkout().setName("feat2").call();
+			IWorkspace workspace = ResourcesPlugin.getWorkspace();
+			workspace.run(monitor -> {
+				for (IProject project : repo.projects().values()) {
+					project.refreshLocal(IResource.DEPTH_INFINITE, null);
+					assertThat(BuildManagerAccess.forgetBuiltState(project)).isTrue();
+				}
+			}, workspace.getRoot(), IWorkspace.AVOID_UPDATE, null);
+			harness.service.restore(repo.gitDir(), feat, null);
+			JdtBuilds.takeCompiled();
+			harness.autoBuild(true);
+			SwitchHarness.awaitQuiet();
+			compiled = JdtBuilds.takeCompiled();
+		} finally {
+			harness.autoBuild(true);
+			harness.startManager();
+		}
+		return compiled;
 	}
 
 	private void importAndBuild() throws Exception {
