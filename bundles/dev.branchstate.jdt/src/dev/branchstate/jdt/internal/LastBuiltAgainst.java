@@ -65,10 +65,10 @@ public final class LastBuiltAgainst extends CompilationParticipant {
 	}
 
 	private static void remember(String project, JavaCompatibility.Snapshot snapshot) {
-		if (snapshot == null) {
-			BY_PROJECT.remove(project);
-		} else {
-			BY_PROJECT.put(project, snapshot);
+		JavaCompatibility.Snapshot before = snapshot == null ? BY_PROJECT.remove(project)
+				: BY_PROJECT.put(project, snapshot);
+		if (snapshot != null && snapshot.equals(before)) {
+			return; // most builds: the configuration did not change, the file on disk already says it
 		}
 		Path file = file(project);
 		if (file == null) {
