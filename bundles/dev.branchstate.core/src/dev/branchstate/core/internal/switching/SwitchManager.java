@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -89,9 +88,7 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 	private HandledHeads heads;
 	private volatile boolean trackingStale = true;
 	private volatile boolean closed;
-	/** The thread that sent the last POST_BUILD, until the POST_CHANGE ending that build's operation. */
-	private volatile Thread buildThread;
-	private volatile int buildKind;
+	private final BuildChanges buildChanges = new BuildChanges();
 
 	@Activate
 	public SwitchManager(@Reference IStateService states, @Reference IWorkspace workspace) {
@@ -273,18 +270,12 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 		switch (event.getType()) {
 		case IResourceChangeEvent.PRE_REFRESH -> beforeRefresh(event.getSource());
 		case IResourceChangeEvent.PRE_BUILD -> {
-			buildThread = null;
+			// before the check: a switch it handles counts as the build's change (saved again, never wrongly)
+			buildChanges.buildStarting(event.getDelta());
 			beforeBuild();
 		}
-		case IResourceChangeEvent.POST_BUILD -> {
-			buildKind = event.getBuildKind();
-			buildThread = Thread.currentThread();
-		}
+		case IResourceChangeEvent.POST_BUILD -> built(buildChanges.buildEnded(event.getDelta()), event.getBuildKind());
 		case IResourceChangeEvent.POST_CHANGE -> {
-			if (buildThread == Thread.currentThread()) {
-				buildThread = null;
-				built(event.getDelta(), buildKind);
-			}
 			if (projectsChanged(event.getDelta())) {
 				scheduleTracking();
 			}
@@ -356,20 +347,14 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 	}
 
 	/**
-	 * Called with the changes a build made (the POST_CHANGE that ends the build's operation, in the thread that
-	 * ran POST_BUILD; a build that changed nothing sends none): the derived data of the repositories whose projects
-	 * changed now reflects HEAD (or is gone after a clean) and differs from any stored state. When HEAD moved while
-	 * the build ran (a checkout in a terminal during a build), its builders may have read files of either commit:
-	 * what the derived data reflects is unknown then.
+	 * At POST_BUILD, in the build's thread, with the projects the build changed ({@link BuildChanges}): the derived
+	 * data of their repositories now reflects HEAD (or is gone after a clean) and differs from any stored state. When
+	 * HEAD moved while the build ran (a checkout in a terminal during a build), its builders may have read files of
+	 * either commit: what the derived data reflects is unknown then.
 	 */
-	private void built(IResourceDelta delta, int kind) {
-		Set<IProject> changed = new HashSet<>();
-		if (delta != null) {
-			for (IResourceDelta child : delta.getAffectedChildren()) {
-				if (child.getResource() instanceof IProject project) {
-					changed.add(project);
-				}
-			}
+	private void built(Set<IProject> changed, int kind) {
+		if (changed.isEmpty()) {
+			return;
 		}
 		for (TrackedRepository repository : distinctRepositories()) {
 			if (repository.projects.stream().noneMatch(changed::contains)) {

@@ -13,9 +13,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.resources.IResource;
+import org.eclipse.core.resources.IWorkspace;
 import org.eclipse.core.resources.IncrementalProjectBuilder;
 import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.ILogListener;
@@ -500,6 +503,57 @@ class SwitchProtocolTest {
 		checkoutInIde("main");
 		assertThat(harness.takeEvents(repo.gitDir())).filteredOn(e -> e.kind() == Kind.SAVED).singleElement()
 				.satisfies(e -> assertThat(e.commitId()).isEqualTo(editedB));
+	}
+
+	/**
+	 * While builders run, the workspace lock is free: an operation another thread runs across the end of a build
+	 * (a job's workspace runnable, say) defers the build's POST_CHANGE to that operation's end, in that thread. The
+	 * build's output must still count as the branch's derived data, or the next switch neither saves it nor restores
+	 * the state of the branch entered ("already is the nearest stored state").
+	 */
+	@Test
+	void aBuildIsSeenWhenAnotherThreadTellsItsChanges() throws Exception {
+		harness.autoBuild(false);
+		checkoutInIde("B"); // saves A; A's state is the nearest to B and already on disk: nothing restored
+		harness.takeEvents(repo.gitDir());
+		RecordingBuilder.reset(project);
+
+		CountDownLatch inside = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		Thread other = new Thread(() -> {
+			try {
+				harness.workspace.run(monitor -> {
+					inside.countDown();
+					try {
+						release.await();
+					} catch (InterruptedException e) {
+						Thread.currentThread().interrupt();
+					}
+				}, null, IWorkspace.AVOID_UPDATE, null);
+			} catch (CoreException e) {
+				throw new IllegalStateException(e);
+			}
+		}, "another operation");
+		other.start();
+		assertThat(inside.await(30, TimeUnit.SECONDS)).isTrue();
+		try {
+			harness.workspace.build(IncrementalProjectBuilder.INCREMENTAL_BUILD, null);
+		} finally {
+			release.countDown();
+			other.join(30_000);
+		}
+		assertThat(RecordingBuilder.record(project)).containsExactlyInAnyOrder("compile src/a.txt",
+				"remove src/c.txt", "compile src/d.txt");
+		Map<String, byte[]> derivedB = GitFixture.derived(project);
+
+		checkoutInIde("main");
+		List<StateEvent> events = harness.takeEvents(repo.gitDir());
+		assertThat(events).filteredOn(e -> e.kind() == Kind.SAVED).singleElement()
+				.satisfies(e -> assertThat(e.commitId()).isEqualTo(commitB));
+		assertThat(events).filteredOn(e -> e.kind() == Kind.RESTORED).singleElement()
+				.satisfies(e -> assertThat(e.commitId()).isEqualTo(commitA));
+		checkoutInIde("B");
+		assertSameBytes(GitFixture.derived(project), derivedB);
 	}
 
 	@Test

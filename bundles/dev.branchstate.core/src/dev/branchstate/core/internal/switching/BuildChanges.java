@@ -1,0 +1,100 @@
+package dev.branchstate.core.internal.switching;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+import org.eclipse.core.resources.IMarkerDelta;
+import org.eclipse.core.resources.IProject;
+import org.eclipse.core.resources.IResource;
+import org.eclipse.core.resources.IResourceDelta;
+import org.eclipse.core.resources.ResourcesPlugin;
+import org.eclipse.core.runtime.IPath;
+
+/**
+ * Tells which projects a build changed, from the deltas of its PRE_BUILD and POST_BUILD events, in the build's own
+ * thread.
+ * <p>
+ * Both deltas describe the changes since the previous build ended. A resource the build changed is in the POST_BUILD
+ * delta but not in the PRE_BUILD one, or its modification stamp or marker changes differ from those it had at
+ * PRE_BUILD (a class file a restore wrote and the builder wrote again), or it is in the PRE_BUILD delta only (a
+ * file a restore added and the builder deleted).
+ * <p>
+ * Why not the POST_CHANGE that ends the build's operation: builders run without the workspace lock, so an operation
+ * of another thread that spans the end of a build (a job's workspace runnable, the platform's periodic notification)
+ * tells the build's changes in its own POST_CHANGE, in its own thread, and the build's thread then gets none.
+ */
+final class BuildChanges {
+
+	/** A changed resource as the PRE_BUILD event saw it. */
+	private record Before(long stamp, long[] markerChanges) {
+	}
+
+	/** Per building thread: builds of different threads (relaxed build rules) may overlap. */
+	private final ThreadLocal<Map<IPath, Before>> before = new ThreadLocal<>();
+
+	/** PRE_BUILD: remembers the resources changed since the last build ended. */
+	void buildStarting(IResourceDelta delta) {
+		Map<IPath, Before> changed = new HashMap<>();
+		visit(delta, d -> changed.put(d.getFullPath(), new Before(d.getResource().getModificationStamp(),
+				markerChanges(d))));
+		before.set(changed);
+	}
+
+	/**
+	 * POST_BUILD: the projects in which the build changed a resource or a marker. A POST_BUILD with no PRE_BUILD
+	 * before it (the platform sends none for an auto-build when nothing changed) counts every change as the build's.
+	 */
+	Set<IProject> buildEnded(IResourceDelta delta) {
+		Map<IPath, Before> changedBefore = before.get();
+		before.remove();
+		Map<IPath, Before> known = changedBefore != null ? changedBefore : Map.of();
+		Set<IProject> projects = new HashSet<>();
+		Set<IPath> stillChanged = new HashSet<>();
+		visit(delta, d -> {
+			stillChanged.add(d.getFullPath());
+			Before then = known.get(d.getFullPath());
+			if (then == null || then.stamp() != d.getResource().getModificationStamp()
+					|| !Arrays.equals(then.markerChanges(), markerChanges(d))) {
+				projects.add(d.getResource().getProject());
+			}
+		});
+		for (IPath path : known.keySet()) {
+			if (!stillChanged.contains(path)) { // the build undid a change: a file a restore added, then deleted
+				projects.add(ResourcesPlugin.getWorkspace().getRoot().getProject(path.segment(0)));
+			}
+		}
+		return projects;
+	}
+
+	/** Visits the resources of the delta that changed themselves (content, existence, markers…), not only below. */
+	private static void visit(IResourceDelta delta, Consumer<IResourceDelta> changed) {
+		if (delta == null) {
+			return;
+		}
+		if (delta.getResource().getType() != IResource.ROOT
+				&& (delta.getKind() != IResourceDelta.CHANGED || delta.getFlags() != 0)) {
+			changed.accept(delta);
+		}
+		for (IResourceDelta child : delta.getAffectedChildren()) {
+			visit(child, changed);
+		}
+	}
+
+	/** The marker changes of a resource: each marker's id and kind of change, sorted. */
+	private static long[] markerChanges(IResourceDelta delta) {
+		if ((delta.getFlags() & IResourceDelta.MARKERS) == 0) {
+			return new long[0];
+		}
+		IMarkerDelta[] markers = delta.getMarkerDeltas();
+		long[] changes = new long[markers.length];
+		for (int i = 0; i < markers.length; i++) {
+			changes[i] = markers[i].getId() * 8 + markers[i].getKind();
+		}
+		Arrays.sort(changes);
+		return changes;
+	}
+}
