@@ -1,6 +1,7 @@
 package dev.branchstate.core;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -154,4 +155,21 @@ public interface IStateContributor {
 	 * @throws CoreException when the data cannot be restored; the project is then rebuilt normally
 	 */
 	void restore(IRestoreContext context, IProgressMonitor monitor) throws CoreException;
+
+	/**
+	 * A switch of the Git repository that holds {@code projects} begins: the checkout's change is about to reach the
+	 * workspace (its refresh) and a state may then be restored. A contributor whose data a background indexer keeps up
+	 * to date holds that indexer here, so that it does not index files the restore then makes moot; the work the
+	 * indexer was given meanwhile is the contributor's to keep or discard in {@link #restore}. Cheap, no I/O.
+	 * {@link #switchEnded} always follows, with the same projects, once the switch is handled (restored or not).
+	 * Nothing by default.
+	 */
+	default void switchStarting(List<IProject> projects) {
+		// nothing held
+	}
+
+	/** The switch that {@link #switchStarting} announced is handled: release what it holds. Nothing by default. */
+	default void switchEnded(List<IProject> projects) {
+		// nothing held
+	}
 }

@@ -15,6 +15,7 @@ import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.Status;
 import org.eclipse.jdt.core.IJavaProject;
 import org.eclipse.jdt.core.JavaCore;
+import org.eclipse.jdt.internal.core.JavaModelManager;
 import org.eclipse.osgi.util.NLS;
 
 import dev.branchstate.core.IRestoreContext;
@@ -104,6 +105,21 @@ public final class JdtIndexContributor implements IStateContributor {
 			(file.getLocation() != null && file.getLocation().toFile().isFile() ? toIndex : toRemove).add(file);
 		}
 		JdtIndexes.install(project, index, toIndex, toRemove);
+	}
+
+	/**
+	 * Holds JDT's indexer while a switch is handled: the refresh of the checkout queues the indexing of every file it
+	 * changed, which a restore of the index replaces by the files that differ from the restored commit (and which
+	 * JDT indexes as usual when nothing is restored).
+	 */
+	@Override
+	public void switchStarting(List<IProject> projects) {
+		JavaModelManager.getIndexManager().disable();
+	}
+
+	@Override
+	public void switchEnded(List<IProject> projects) {
+		JavaModelManager.getIndexManager().enable();
 	}
 
 	/** @return whether a change of the file may change which files JDT indexes, or how: the classpath, settings */

@@ -10,6 +10,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 import org.eclipse.core.resources.IFile;
 import org.eclipse.core.resources.IProject;
@@ -20,9 +21,11 @@ import org.eclipse.core.runtime.Status;
 import org.eclipse.jdt.core.IJavaProject;
 import org.eclipse.jdt.core.JavaCore;
 import org.eclipse.jdt.internal.compiler.SourceElementParser;
+import org.eclipse.jdt.internal.compiler.util.SimpleLookupTable;
 import org.eclipse.jdt.internal.core.JavaModelManager;
 import org.eclipse.jdt.internal.core.JavaModelManager.PerProjectInfo;
 import org.eclipse.jdt.internal.core.index.Index;
+import org.eclipse.jdt.internal.core.index.IndexLocation;
 import org.eclipse.jdt.internal.core.index.IndexQualifier;
 import org.eclipse.jdt.internal.core.index.MetaIndex;
 import org.eclipse.jdt.internal.core.search.indexing.IndexManager;
@@ -40,6 +43,9 @@ import org.eclipse.osgi.util.NLS;
  * file leaves JDT to rebuild the project's index from scratch.
  */
 final class JdtIndexes {
+
+	/** How long a restore waits for an index job that was running when it began (then JDT re-indexes the project). */
+	private static final long RUNNING_JOB_WAIT_NANOS = 30_000_000_000L;
 
 	private JdtIndexes() {
 	}
@@ -112,46 +118,125 @@ final class JdtIndexes {
 		try {
 			IndexManager manager = JavaModelManager.getIndexManager();
 			IPath container = project.getFullPath();
-			manager.discardJobs(project.getName());
-			manager.removeIndex(container); // the cached index, its file, its state and its meta-index entry
-			File file = manager.computeIndexLocation(container).getIndexFile();
-			if (file == null) {
-				throw new IOException("no index file for " + container); //$NON-NLS-1$
-			}
-			Path target = file.toPath();
-			Path temporary = target.resolveSibling(target.getFileName() + ".branchstate"); //$NON-NLS-1$
-			Files.write(temporary, bytes);
-			Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-			// REBUILDING without a job: the next getIndex reads the file rather than queue a rebuild of the project
-			manager.aboutToUpdateIndex(container, IndexManager.REBUILDING_STATE);
-			Index index = manager.getIndex(container, true, false);
-			ReadWriteMonitor lock = index == null ? null : index.monitor;
-			if (lock == null) {
-				throw new IOException("JDT did not load the restored index of " + container); //$NON-NLS-1$
-			}
-			lock.enterWrite();
+			manager.disable(); // no job starts until the index is in place (the held ones run after)
 			try {
-				manager.saveIndex(index); // unchanged: only its state becomes SAVED (no job is pending for it)
+				install(manager, project, container, bytes, toIndex, toRemove);
 			} finally {
-				lock.exitWrite();
+				manager.enable();
 			}
-			updateMetaIndex(manager, index);
-			clearSecondaryTypes(project);
-			IJavaProject javaProject = JavaCore.create(project);
-			SourceElementParser parser = toIndex.isEmpty() ? null : manager.getSourceElementParser(javaProject, null);
-			for (IFile changed : toIndex) {
-				manager.addSource(changed, container, parser);
-			}
-			for (IFile gone : toRemove) {
-				manager.remove(gone.getProjectRelativePath().toString(), container);
-			}
-		} catch (IOException | ReflectiveOperationException | LinkageError | RuntimeException e) {
+		} catch (IOException | ReflectiveOperationException | InterruptedException | LinkageError
+				| RuntimeException e) {
 			reindex(project, e);
+			if (e instanceof InterruptedException) {
+				Thread.currentThread().interrupt();
+			}
 			if (e instanceof OperationCanceledException canceled) {
 				throw canceled;
 			}
 			throw unavailable(project, e);
 		}
+	}
+
+	private static void install(IndexManager manager, IProject project, IPath container, byte[] bytes,
+			Collection<IFile> toIndex, Collection<IFile> toRemove)
+			throws IOException, ReflectiveOperationException, InterruptedException {
+		IndexLocation location = manager.computeIndexLocation(container);
+		discardQueued(manager, project);
+		File file = location.getIndexFile();
+		if (file == null) {
+			throw new IOException("no index file for " + container); //$NON-NLS-1$
+		}
+		Path target = file.toPath();
+		Path temporary = target.resolveSibling(target.getFileName() + ".branchstate"); //$NON-NLS-1$
+		Files.write(temporary, bytes);
+		if (!replaceKnown(manager, location, temporary, target)) {
+			manager.removeIndex(container); // the cached index, its file, its state and its meta-index entry
+			Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+			// REBUILDING without a job: the next getIndex reads the file rather than queue a rebuild
+			manager.aboutToUpdateIndex(container, IndexManager.REBUILDING_STATE);
+		}
+		Index index = manager.getIndex(container, true, false);
+		ReadWriteMonitor lock = index == null ? null : index.monitor;
+		if (lock == null) {
+			throw new IOException("JDT did not load the restored index of " + container); //$NON-NLS-1$
+		}
+		lock.enterWrite();
+		try {
+			manager.saveIndex(index); // unchanged: only its state becomes SAVED (no job is pending for it)
+		} finally {
+			lock.exitWrite();
+		}
+		updateMetaIndex(manager, index);
+		clearSecondaryTypes(project);
+		IJavaProject javaProject = JavaCore.create(project);
+		SourceElementParser parser = toIndex.isEmpty() ? null : manager.getSourceElementParser(javaProject, null);
+		for (IFile changed : toIndex) {
+			manager.addSource(changed, container, parser);
+		}
+		for (IFile gone : toRemove) {
+			manager.remove(gone.getProjectRelativePath().toString(), container);
+		}
+	}
+
+	/**
+	 * Takes the project's jobs out of JDT's queue (those of the refresh that handed it the checkout) without
+	 * cancelling them as {@link IndexManager#discardJobs} does: a cancelled job marks the project's index as unknown,
+	 * to be rebuilt, and has JDT write its file of index names in a job. The indexer is disabled: a job that was
+	 * already running is waited for first, since it would save the index it holds over the restored one.
+	 */
+	private static void discardQueued(IndexManager manager, IProject project)
+			throws ReflectiveOperationException, InterruptedException, IOException {
+		Field executing = JobManager.class.getDeclaredField("executing"); //$NON-NLS-1$
+		executing.setAccessible(true);
+		long deadline = System.nanoTime() + RUNNING_JOB_WAIT_NANOS;
+		synchronized (manager) {
+			while (executing.getBoolean(manager)) {
+				if (System.nanoTime() > deadline) {
+					throw new IOException("JDT's indexer is still running a job: " + manager.currentJobForced()); //$NON-NLS-1$
+				}
+				manager.wait(20);
+			}
+			@SuppressWarnings("unchecked")
+			List<IJob> queue = (List<IJob>) field(JobManager.class, "awaitingJobs").get(manager); //$NON-NLS-1$
+			if (queue.removeIf(job -> job.belongsTo(project.getName())) && queue.isEmpty()) {
+				manager.notifyAll(); // as JDT does for those waiting until its queue is empty
+			}
+		}
+	}
+
+	/**
+	 * When JDT knows the project's index and its file (every switch but a session's first), replaces the file under
+	 * the same state: SAVED, or UPDATING once the refresh queued its requests. JDT's states, and the file of index
+	 * names it writes in a job at each change of them, stay as they are until the restored index is saved. The cached
+	 * index is dropped as {@link IndexManager#removeIndex} drops it.
+	 *
+	 * @return whether the file was replaced; if not, nothing was changed
+	 */
+	private static boolean replaceKnown(IndexManager manager, IndexLocation location, Path temporary, Path target)
+			throws IOException, ReflectiveOperationException {
+		synchronized (manager) {
+			Method states = IndexManager.class.getDeclaredMethod("getIndexStates"); //$NON-NLS-1$
+			states.setAccessible(true);
+			Object state = ((SimpleLookupTable) states.invoke(manager)).get(location);
+			if (!(IndexManager.SAVED_STATE.equals(state) || IndexManager.UPDATING_STATE.equals(state))
+					|| !Files.isRegularFile(target)) {
+				return false;
+			}
+			Index cached = manager.getIndex(location);
+			if (cached != null) {
+				cached.monitor = null; // whoever still holds it sees it gone
+				((SimpleLookupTable) field(IndexManager.class, "indexes").get(manager)).removeKey(location); //$NON-NLS-1$
+				((Set<?>) field(IndexManager.class, "metaIndexUpdates").get(manager)).remove(cached); //$NON-NLS-1$
+			}
+			Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+			return true;
+		}
+	}
+
+	private static Field field(Class<?> type, String name) throws NoSuchFieldException {
+		Field field = type.getDeclaredField(name);
+		field.setAccessible(true);
+		return field;
 	}
 
 	/**

@@ -167,6 +167,25 @@ public final class ContributorRegistry implements IRegistryEventListener {
 	}
 
 	/**
+	 * Tells the contributors that apply to any of {@code projects} that a switch of their repository begins (see
+	 * {@link IStateContributor#switchStarting}), each through SafeRunner.
+	 *
+	 * @return what tells the same contributors, and only them, that the switch is handled: run it once
+	 */
+	public Runnable switchStarting(List<IProject> projects) {
+		List<IStateContributor> told = new ArrayList<>();
+		for (Descriptor descriptor : descriptors()) {
+			descriptor.contributor().ifPresent(contributor -> SafeRunner.run(() -> {
+				if (projects.stream().anyMatch(contributor::appliesTo)) {
+					told.add(contributor);
+					contributor.switchStarting(projects);
+				}
+			}));
+		}
+		return () -> told.forEach(contributor -> SafeRunner.run(() -> contributor.switchEnded(projects)));
+	}
+
+	/**
 	 * @return the first reason a contributor that applies to the project gives why it is not built
 	 *         ({@link IStateContributor#whyNotBuilt}), in priority order; a contributor that fails to answer is logged
 	 *         and left out

@@ -46,6 +46,7 @@ import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateEvent.Kind;
 import dev.branchstate.core.internal.Messages;
 import dev.branchstate.core.internal.Log;
+import dev.branchstate.core.internal.service.StateService;
 
 /**
  * Switch detection and the gate (steps 1 and 2 of the switch protocol) for every Git repository that holds open
@@ -146,25 +147,33 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 		}
 		trackJob.cancel();
 		for (TrackedRepository repository : distinctRepositories()) {
+			repository.completion.cancel();
 			repository.job.cancel();
 			try {
 				repository.job.join(10_000, null);
 			} catch (InterruptedException e) {
 				Thread.currentThread().interrupt();
 			}
-			repository.close();
+			release(repository);
 		}
 		repositories.clear();
 	}
 
 	/** Told every event of the state service: no blocking, no I/O beyond the small file of handled HEADs. */
 	private void stateChanged(StateEvent event) {
-		if (event.kind() == Kind.SAVED && event.gitDir() != null && event.commitId() != null) {
-			TrackedRepository repository = repositories.get(key(event.gitDir()));
-			if (repository != null) {
-				repository.disk.savedBySomeone(event.commitId());
-				savedAtHead(repository, event.commitId());
-			}
+		if (event.gitDir() == null || event.commitId() == null) {
+			return;
+		}
+		TrackedRepository repository = repositories.get(key(event.gitDir()));
+		if (repository == null) {
+			return;
+		}
+		if (event.kind() == Kind.SAVED) {
+			repository.disk.savedBySomeone(event.commitId());
+			savedAtHead(repository, event.commitId());
+			repository.completion.saved(event.commitId(), event.status() == null || event.status().isOK());
+		} else if (event.kind() == Kind.RESTORED) {
+			repository.completion.restored(event.commitId());
 		}
 	}
 
@@ -316,6 +325,10 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 				}
 				Head current = Head.read(repository.git);
 				if (current != null) {
+					if (repository.disk.handled() != null && !repository.disk.isHandled(current)) {
+						switchStarting(repository); // before the refresh hands the checkout to indexers
+						repository.job.schedule(); // handles the switch, which ends the hold
+					}
 					protocol.saveAhead(repository, current, new NullProgressMonitor());
 					remember(repository);
 				}
@@ -412,7 +425,8 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 						watcher.unwatch(repository.key);
 					}
 					repository.job.cancel();
-					repository.close();
+					repository.completion.cancel();
+					release(repository);
 				}
 			}
 			wanted.forEach((key, projects) -> {
@@ -440,7 +454,7 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 		} catch (IOException e) {
 			canonicalKey = key;
 		}
-		TrackedRepository repository = new TrackedRepository(gitDir, key, canonicalKey, git, projects, this);
+		TrackedRepository repository = new TrackedRepository(gitDir, key, canonicalKey, git, projects, this, protocol);
 		boolean movedWhileClosed = false;
 		// Watched before HEAD is read, and read under the repository's lock: a checkout at any moment is either in
 		// what is read here or reported by the watch to a check that waits for this lock (a checkout in a terminal
@@ -529,6 +543,7 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 				remember(repository);
 				return;
 			}
+			switchStarting(repository);
 			try {
 				protocol.handle(repository, current, monitor);
 			} catch (OperationCanceledException e) {
@@ -543,7 +558,38 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 				remember(repository);
 			}
 		} finally {
+			switchEnded(repository); // no switch is pending now (or HEAD went back before it was handled)
 			repository.lock.unlock();
+		}
+	}
+
+	/**
+	 * A switch of the repository is pending (called under its lock): the contributors hold their background work
+	 * (JDT's indexer, say) until {@link #switchEnded}, so that it does not work on files a restore makes moot.
+	 */
+	private void switchStarting(TrackedRepository repository) {
+		if (repository.switchEnds == null && states instanceof StateService service) {
+			repository.switchEnds = service.contributors().switchStarting(repository.projects);
+		}
+	}
+
+	/** The repository is no longer followed: what a pending switch holds is released, the repository closed. */
+	private static void release(TrackedRepository repository) {
+		repository.lock.lock();
+		try {
+			switchEnded(repository);
+		} finally {
+			repository.lock.unlock();
+		}
+		repository.close();
+	}
+
+	/** No switch of the repository is pending (called under its lock, or when it is closed). */
+	private static void switchEnded(TrackedRepository repository) {
+		Runnable ends = repository.switchEnds;
+		repository.switchEnds = null;
+		if (ends != null) {
+			ends.run();
 		}
 	}
 

@@ -23,20 +23,25 @@ final class TrackedRepository implements AutoCloseable {
 	final Repository git;
 	final ReentrantLock lock = new ReentrantLock();
 	final SwitchJob job;
+	/** Completes the partial state on disk once the IDE is idle. */
+	final CompletionJob completion;
 
 	volatile List<IProject> projects;
 	/** What the derived data on disk is; its owner. */
 	final DiskState disk = new DiskState();
 	boolean closed;
+	/** While a switch is pending: tells the contributors that held their background work that it is handled. */
+	Runnable switchEnds;
 
 	TrackedRepository(File gitDir, String key, String canonicalKey, Repository git, List<IProject> projects,
-			SwitchManager manager) {
+			SwitchManager manager, SwitchProtocol protocol) {
 		this.gitDir = gitDir;
 		this.key = key;
 		this.canonicalKey = canonicalKey;
 		this.git = git;
 		this.projects = projects;
 		this.job = new SwitchJob(this, manager);
+		this.completion = new CompletionJob(this, protocol);
 	}
 
 	/** @return the name shown to the user: the work tree's folder name, or the Git directory */
