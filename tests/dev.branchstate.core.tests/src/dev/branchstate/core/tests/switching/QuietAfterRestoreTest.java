@@ -10,7 +10,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.resources.IResource;
+import org.eclipse.core.resources.IResourceChangeEvent;
+import org.eclipse.core.resources.IResourceChangeListener;
+import org.eclipse.core.resources.IResourceDelta;
 import org.eclipse.core.resources.ResourcesPlugin;
+import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.jobs.IJobChangeEvent;
 import org.eclipse.core.runtime.jobs.IJobChangeListener;
 import org.eclipse.core.runtime.jobs.Job;
@@ -112,9 +116,35 @@ class QuietAfterRestoreTest {
 					.noneMatch(e -> e.kind() == Kind.SAVED || e.kind() == Kind.FAILED);
 			assertThat(scheduled).as("jobs scheduled behind the exact restore of " + branch + "; events: " + events)
 					.isEmpty();
+			assertThat(changedByARefresh()).as("files out of sync with the workspace after the exact restore of "
+					+ branch + " (a refresh would hand them to the builders)").isEmpty();
 			assertThat(JavaModelManager.getIndexManager().awaitingJobsCount())
 					.as("JDT's index jobs queued after the exact restore of " + branch + "; events: " + events).isZero();
 		}
+	}
+
+	/** @return the resources a refresh of the project finds changed on disk */
+	private List<String> changedByARefresh() throws Exception {
+		List<String> changed = new CopyOnWriteArrayList<>();
+		IResourceChangeListener listener = event -> {
+			try {
+				event.getDelta().accept(delta -> {
+					if (delta.getKind() != IResourceDelta.CHANGED || delta.getFlags() != 0) {
+						changed.add(delta.getFullPath() + " " + delta.getKind() + "/" + delta.getFlags());
+					}
+					return true;
+				});
+			} catch (CoreException e) {
+				throw new IllegalStateException(e);
+			}
+		};
+		ResourcesPlugin.getWorkspace().addResourceChangeListener(listener, IResourceChangeEvent.POST_CHANGE);
+		try {
+			project.refreshLocal(IResource.DEPTH_INFINITE, null);
+		} finally {
+			ResourcesPlugin.getWorkspace().removeResourceChangeListener(listener);
+		}
+		return changed;
 	}
 
 	/** JDT's indexer works in its own thread, not in a job: its queue of the import's libraries is emptied first. */
