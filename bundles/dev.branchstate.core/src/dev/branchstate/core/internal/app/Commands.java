@@ -43,6 +43,7 @@ import dev.branchstate.core.IStateService;
 import dev.branchstate.core.RestoreResult;
 import dev.branchstate.core.StateInfo;
 import dev.branchstate.core.internal.service.StateService;
+import dev.branchstate.core.internal.switching.CompletionJob;
 import dev.branchstate.core.internal.store.StateStore;
 import dev.branchstate.core.internal.switching.SwitchManager;
 
@@ -221,7 +222,8 @@ final class Commands {
 
 	/**
 	 * Refreshes the repository's projects, waits until the background jobs are done (an index brought up to date
-	 * after the refresh would otherwise be saved half-done) and the build is up to date, then saves the state of HEAD.
+	 * after the refresh would otherwise be saved half-done) and the build is up to date, then saves the state of HEAD,
+	 * and waits until it is complete (a contributor's part left out while the IDE was busy is added when it is idle).
 	 */
 	private Object save(String repoPath) throws CoreException, NotFoundException, IOException, InterruptedException {
 		try (BackgroundJobs jobs = BackgroundJobs.watch()) {
@@ -230,9 +232,15 @@ final class Commands {
 			refresh(service, gitDir);
 			jobs.await(out);
 			service.awaitBuild(gitDir, new NullProgressMonitor());
+			jobs.await(out); // what the build handed to indexers
 			long start = System.nanoTime();
-			StateInfo state = service.save(gitDir, new NullProgressMonitor());
+			StateInfo saved = service.save(gitDir, new NullProgressMonitor());
 			long ms = (System.nanoTime() - start) / 1_000_000;
+			// a part a contributor could not give yet (JDT's indexer still at work in its own thread) is added once
+			// the IDE is idle, as in the IDE; the state printed is the one stored then
+			Job.getJobManager().join(CompletionJob.FAMILY, null);
+			StateInfo state = service.states(gitDir).stream().filter(s -> s.commitId().equals(saved.commitId()))
+					.findFirst().orElse(saved);
 			// as the IDE does when it exits: the builders' last built states (and JDT's) are kept for the next session
 			ResourcesPlugin.getWorkspace().save(true, new NullProgressMonitor());
 			out.println("saved " + state.commitId() + " branches=" + String.join(",", state.branches()) + " size=" //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$ //$NON-NLS-4$

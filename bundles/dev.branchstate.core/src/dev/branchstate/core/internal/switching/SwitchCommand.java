@@ -305,8 +305,11 @@ public final class SwitchCommand {
 		}
 
 		private Integer switchTo(String branch) throws InterruptedException, CoreException {
-			// the IDE before the checkout: in sync with the disk, nothing left to do
+			// the IDE before the checkout: in sync with the disk, nothing left to do. The platform schedules an
+			// auto-build after every operation, the refresh's too, which sleeps up to a second and then finds nothing
+			// to build: it is run now, not waited for as background work.
 			refresh();
+			awaitAutoBuild();
 			jobs.await(out);
 			events.clear();
 			long start = System.nanoTime();
