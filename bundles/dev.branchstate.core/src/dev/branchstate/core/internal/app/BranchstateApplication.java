@@ -16,7 +16,6 @@ import org.osgi.framework.BundleContext;
 import org.osgi.framework.BundleException;
 import org.osgi.framework.FrameworkUtil;
 
-import dev.branchstate.core.internal.switching.SwitchCommand;
 
 /**
  * Headless entry point: {@code -application dev.branchstate.core.app <command> [args]}, on the workspace given with

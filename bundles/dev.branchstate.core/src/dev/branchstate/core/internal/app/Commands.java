@@ -42,6 +42,7 @@ import dev.branchstate.core.BranchstatePreferences;
 import dev.branchstate.core.IStateService;
 import dev.branchstate.core.RestoreResult;
 import dev.branchstate.core.StateInfo;
+import dev.branchstate.core.internal.service.ProjectPaths;
 import dev.branchstate.core.internal.service.StateService;
 import dev.branchstate.core.internal.switching.CompletionJob;
 import dev.branchstate.core.internal.store.StateStore;
@@ -412,7 +413,7 @@ final class Commands {
 		List<IProject> projects = service.projectsOf(gitDir);
 		Map<IProject, String> folders;
 		try (Repository repository = new FileRepositoryBuilder().setGitDir(gitDir).setMustExist(true).build()) {
-			folders = StateService.prefixes(repository, projects);
+			folders = ProjectPaths.prefixes(repository, projects);
 		} catch (IOException e) {
 			folders = Map.of();
 		}

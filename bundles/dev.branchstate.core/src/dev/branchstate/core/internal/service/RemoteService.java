@@ -155,7 +155,7 @@ public final class RemoteService {
 			StateStore store = service.store();
 			AtomicLong done = new AtomicLong();
 			StateInfo state = remote().fetch(repository, address.repositoryId(), address.compatibility(), commit,
-					store, StateService.commitsInUse(repository), StateService.budgetBytes(),
+					store, GitFacts.commitsInUse(repository), StateService.budgetBytes(),
 					canceled(progress, deadline == null ? null : start + deadline.toNanos()),
 					n -> progress.setTaskName(NLS.bind(Messages.Remote_fetchingBytes, commit.substring(0, 10),
 							Long.valueOf(done.addAndGet(n) >> 20))));

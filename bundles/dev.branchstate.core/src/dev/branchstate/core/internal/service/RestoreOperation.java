@@ -20,6 +20,7 @@ import org.eclipse.core.resources.IResource;
 import org.eclipse.core.resources.IWorkspace;
 import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.IPath;
+import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.MultiStatus;
 import org.eclipse.core.runtime.OperationCanceledException;
 import org.eclipse.core.runtime.Status;
@@ -30,7 +31,9 @@ import dev.branchstate.archive.ArchiveCanceledException;
 import dev.branchstate.archive.ArchiveEntry;
 import dev.branchstate.archive.ArchiveException;
 import dev.branchstate.archive.ArchiveReader;
+import dev.branchstate.archive.ExtractOptions;
 import dev.branchstate.archive.ExtractPlan;
+import dev.branchstate.core.BranchstatePreferences;
 import dev.branchstate.core.IStateContributor;
 import dev.branchstate.core.StateInfo;
 import dev.branchstate.core.internal.Log;
@@ -275,7 +278,7 @@ final class RestoreOperation {
 		// leaves the folders as empty as they were; the archive is read once instead of twice
 		intoEmptyFolders = !plans.isEmpty() && plans.stream().allMatch(ExtractPlan::emptyTarget);
 		try {
-			reader.verify(prefixes, plans, StateService.extractOptions(monitor).withMaxTotalSize(totalBound())
+			reader.verify(prefixes, plans, extractOptions(monitor).withMaxTotalSize(totalBound())
 					.withEmptyTargetsCheckedWhileWritten(intoEmptyFolders));
 		} catch (ArchiveCanceledException e) {
 			throw new OperationCanceledException(e.getMessage());
@@ -395,6 +398,13 @@ final class RestoreOperation {
 			}
 		}
 		return null;
+	}
+
+	/** @return extraction settings of the preferences (worker threads), cancelled through the monitor */
+	static ExtractOptions extractOptions(IProgressMonitor monitor) {
+		ExtractOptions options = ExtractOptions.defaults().withCancel(monitor::isCanceled);
+		int workers = StateService.intPreference(BranchstatePreferences.WORKER_THREADS, 0);
+		return workers > 0 ? options.withWorkers(workers) : options;
 	}
 
 	/**

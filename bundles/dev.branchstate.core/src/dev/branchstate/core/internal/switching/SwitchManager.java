@@ -199,7 +199,8 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 		return MultiRule.combine(workspace.getRoot(), workspace.getRuleFactory().buildRule());
 	}
 
-	static String key(File gitDir) {
+	/** @return the key under which a repository is followed (its Git directory's normalized absolute path) */
+	public static String key(File gitDir) {
 		return gitDir.getAbsoluteFile().toPath().normalize().toString();
 	}
 

@@ -42,7 +42,7 @@ import dev.branchstate.core.internal.service.StateService;
  * left, pick the state for the commit entered, restore it, and fail safe. Runs in the calling thread, under the
  * repository's lock, either in its {@link SwitchJob} or in the PRE_BUILD listener.
  */
-final class SwitchProtocol {
+public final class SwitchProtocol {
 
 	/** System property: commits visited at most when looking for the nearest stored ancestor. */
 	static final String MAX_WALK = "dev.branchstate.switch.maxWalk"; //$NON-NLS-1$
@@ -275,7 +275,7 @@ final class SwitchProtocol {
 	}
 
 	/** @return whether automatic switching is on: off when the instance or any project of the repository says so */
-	static boolean autoSwitch(List<IProject> projects) {
+	public static boolean autoSwitch(List<IProject> projects) {
 		IPreferencesService service = Platform.getPreferencesService();
 		if (projects.isEmpty()) {
 			return service.getBoolean(BranchstatePreferences.NODE, BranchstatePreferences.AUTO_SWITCH, true, null);

@@ -29,7 +29,7 @@ import org.eclipse.jdt.core.JavaCore;
 import org.eclipse.jgit.api.Git;
 
 import dev.branchstate.core.StateInfo;
-import dev.branchstate.core.internal.switching.SwitchCommand;
+import dev.branchstate.core.internal.app.SwitchCommand;
 
 /**
  * A Git repository holding one Java project at its root, as a user's would: {@code .project} with the Java nature

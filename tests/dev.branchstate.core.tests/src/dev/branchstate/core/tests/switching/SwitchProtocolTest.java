@@ -37,7 +37,7 @@ import dev.branchstate.core.BranchstatePreferences;
 import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateEvent.Kind;
 import dev.branchstate.core.StateInfo;
-import dev.branchstate.core.internal.switching.SwitchCommand;
+import dev.branchstate.core.internal.app.SwitchCommand;
 
 /**
  * The switch protocol end to end on a real workspace: a repository with branches main (A) and B, a project on its

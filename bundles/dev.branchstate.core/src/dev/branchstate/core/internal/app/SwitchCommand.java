@@ -1,4 +1,4 @@
-package dev.branchstate.core.internal.switching;
+package dev.branchstate.core.internal.app;
 
 import java.io.File;
 import java.io.IOException;
@@ -35,7 +35,8 @@ import dev.branchstate.core.IStateListener;
 import dev.branchstate.core.IStateService;
 import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateInfo;
-import dev.branchstate.core.internal.app.BackgroundJobs;
+import dev.branchstate.core.internal.switching.SwitchManager;
+import dev.branchstate.core.internal.switching.SwitchProtocol;
 
 /**
  * The headless command {@code switch <repoPath> <branch>... [--without-branchstate]}: checks each branch out in

@@ -1,0 +1,103 @@
+package dev.branchstate.core.internal.service;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+
+import org.eclipse.core.resources.IProject;
+import org.eclipse.core.runtime.IPath;
+import org.eclipse.jgit.lib.Repository;
+
+import dev.branchstate.core.internal.contributors.ContributorRegistry;
+import dev.branchstate.core.internal.contributors.DerivedResourcesContributor;
+
+/**
+ * Where the repository's paths lie among the workspace's projects: each project's folder in the work tree, and
+ * which repository-relative paths are a project's sources (not its derived data, as the contributors name it).
+ */
+public final class ProjectPaths {
+
+	private ProjectPaths() {
+	}
+
+	/**
+	 * @return the repository-relative location of each project ("" for a project at the work tree root); a project
+	 *         outside the work tree, or whose folder is gone, is not in the map
+	 */
+	public static Map<IProject, String> prefixes(Repository repository, List<IProject> projects) {
+		Map<IProject, String> result = new HashMap<>();
+		Path workTree;
+		try {
+			workTree = repository.getWorkTree().toPath().toRealPath();
+		} catch (IOException e) {
+			workTree = repository.getWorkTree().toPath().toAbsolutePath();
+		}
+		for (IProject p : projects) {
+			try {
+				Path location = p.getLocation().toFile().toPath().toRealPath();
+				if (location.startsWith(workTree)) {
+					result.put(p, workTree.relativize(location).toString().replace(File.separatorChar, '/'));
+				}
+			} catch (IOException e) {
+				// a project whose folder is gone has nothing to rebuild
+			}
+		}
+		return result;
+	}
+
+	/** @return the dirty paths that lie in a project and are not derived data */
+	static List<String> relevant(Set<String> paths, Repository repository, List<IProject> projects,
+			ContributorRegistry contributors) {
+		Map<IProject, String> prefixes = prefixes(repository, projects);
+		Function<IProject, List<IPath>> named = namedFolders(contributors);
+		List<String> result = new ArrayList<>();
+		for (String path : paths) {
+			for (Map.Entry<IProject, String> p : prefixes.entrySet()) {
+				String prefix = p.getValue();
+				if (prefix.isEmpty() || path.startsWith(prefix + '/')) {
+					IPath relative = IPath.fromPortableString(prefix.isEmpty() ? path : path.substring(prefix.length() + 1));
+					if (!DerivedResourcesContributor.isDerived(p.getKey(), relative, named.apply(p.getKey()))) {
+						result.add(path);
+						break;
+					}
+				}
+			}
+		}
+		return result;
+	}
+
+	/** @return the repository-relative paths that are a project's sources, project-relative, per project */
+	static Map<IProject, Set<IPath>> byProject(Set<String> paths, Repository repository, List<IProject> projects,
+			ContributorRegistry contributors) {
+		Map<IProject, Set<IPath>> result = new LinkedHashMap<>();
+		Map<IProject, String> prefixes = prefixes(repository, projects);
+		Function<IProject, List<IPath>> named = namedFolders(contributors);
+		for (String path : paths) {
+			for (Map.Entry<IProject, String> p : prefixes.entrySet()) {
+				String prefix = p.getValue();
+				if (prefix.isEmpty() || path.startsWith(prefix + '/')) {
+					IPath relative = IPath.fromPortableString(prefix.isEmpty() ? path : path.substring(prefix.length() + 1));
+					if (!DerivedResourcesContributor.isDerived(p.getKey(), relative, named.apply(p.getKey()))) {
+						result.computeIfAbsent(p.getKey(), k -> new TreeSet<>(
+								(a, b) -> a.toPortableString().compareTo(b.toPortableString()))).add(relative);
+					}
+				}
+			}
+		}
+		return result;
+	}
+
+	/** @return the folders contributors name as derived, per project, each project's asked once */
+	private static Function<IProject, List<IPath>> namedFolders(ContributorRegistry contributors) {
+		Map<IProject, List<IPath>> cache = new HashMap<>();
+		return project -> cache.computeIfAbsent(project, contributors::derivedFolders);
+	}
+}
