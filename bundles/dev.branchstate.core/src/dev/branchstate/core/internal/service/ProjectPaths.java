@@ -56,21 +56,11 @@ public final class ProjectPaths {
 	/** @return the dirty paths that lie in a project and are not derived data */
 	static List<String> relevant(Set<String> paths, Repository repository, List<IProject> projects,
 			ContributorRegistry contributors) {
-		Map<IProject, String> prefixes = prefixes(repository, projects);
-		Function<IProject, List<IPath>> named = namedFolders(contributors);
 		List<String> result = new ArrayList<>();
-		for (String path : paths) {
-			for (Map.Entry<IProject, String> p : prefixes.entrySet()) {
-				String prefix = p.getValue();
-				if (prefix.isEmpty() || path.startsWith(prefix + '/')) {
-					IPath relative = IPath.fromPortableString(prefix.isEmpty() ? path : path.substring(prefix.length() + 1));
-					if (!DerivedResourcesContributor.isDerived(p.getKey(), relative, named.apply(p.getKey()))) {
-						result.add(path);
-						break;
-					}
-				}
-			}
-		}
+		sources(paths, repository, projects, contributors, (path, project, relative) -> {
+			result.add(path);
+			return false; // once per path
+		});
 		return result;
 	}
 
@@ -78,6 +68,22 @@ public final class ProjectPaths {
 	static Map<IProject, Set<IPath>> byProject(Set<String> paths, Repository repository, List<IProject> projects,
 			ContributorRegistry contributors) {
 		Map<IProject, Set<IPath>> result = new LinkedHashMap<>();
+		sources(paths, repository, projects, contributors, (path, project, relative) -> {
+			result.computeIfAbsent(project,
+					k -> new TreeSet<>((x, y) -> x.toPortableString().compareTo(y.toPortableString()))).add(relative);
+			return true;
+		});
+		return result;
+	}
+
+	/** Told each repository-relative path that lies in a project and is not derived data there. */
+	private interface SourceVisitor {
+		/** @return whether to go on with the next project holding {@code path} (nested projects) */
+		boolean visit(String path, IProject project, IPath relative);
+	}
+
+	private static void sources(Set<String> paths, Repository repository, List<IProject> projects,
+			ContributorRegistry contributors, SourceVisitor visitor) {
 		Map<IProject, String> prefixes = prefixes(repository, projects);
 		Function<IProject, List<IPath>> named = namedFolders(contributors);
 		for (String path : paths) {
@@ -85,14 +91,13 @@ public final class ProjectPaths {
 				String prefix = p.getValue();
 				if (prefix.isEmpty() || path.startsWith(prefix + '/')) {
 					IPath relative = IPath.fromPortableString(prefix.isEmpty() ? path : path.substring(prefix.length() + 1));
-					if (!DerivedResourcesContributor.isDerived(p.getKey(), relative, named.apply(p.getKey()))) {
-						result.computeIfAbsent(p.getKey(), k -> new TreeSet<>(
-								(a, b) -> a.toPortableString().compareTo(b.toPortableString()))).add(relative);
+					if (!DerivedResourcesContributor.isDerived(p.getKey(), relative, named.apply(p.getKey()))
+							&& !visitor.visit(path, p.getKey(), relative)) {
+						break;
 					}
 				}
 			}
 		}
-		return result;
 	}
 
 	/** @return the folders contributors name as derived, per project, each project's asked once */
