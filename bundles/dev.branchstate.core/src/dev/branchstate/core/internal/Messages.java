@@ -31,6 +31,7 @@ public final class Messages extends NLS {
 	public static String Service_saving;
 	public static String Service_saved;
 	public static String Service_savedPartly;
+	public static String Service_keptComplete;
 	public static String Service_saveFailed;
 	public static String Service_saveCanceled;
 	public static String Service_contributorSaveFailed;

@@ -113,6 +113,12 @@ final class SaveOperation {
 			// next start deletes (StateStore.cleanOrphans), while a running save's is kept
 			try (Closeable hold = Archives.hold(archive)) {
 				written = write(archive, sub.split(90));
+				Optional<StateInfo> complete = completeStateOfTheCommit(store, written.info());
+				if (complete.isPresent()) {
+					Files.deleteIfExists(archive);
+					throw events.skipped(dir, commit, branch, NLS.bind(Messages.Service_keptComplete, new Object[] {
+							dir, GitFacts.shortId(commit), missingParts(complete.get(), written.info()) }), start);
+				}
 				added = store.add(written.info(), GitFacts.commitsInUse(repository), StateService.budgetBytes());
 			}
 			sub.worked(5);
@@ -129,6 +135,29 @@ final class SaveOperation {
 		} finally {
 			lock.unlock();
 		}
+	}
+
+	/**
+	 * A save that left a contributor's part out (its data not ready: JDT's indexer still at work) does not replace a
+	 * stored state of the same commit that has that part, when neither was saved from a dirty working tree: both hold
+	 * the complete build of the same sources, and the stored one restores without leaving work to the IDE.
+	 *
+	 * @return the stored state to keep, if any
+	 */
+	private Optional<StateInfo> completeStateOfTheCommit(StateStore store, StateInfo saved) throws IOException {
+		if (!saved.dirtyPaths().isEmpty()) {
+			return Optional.empty();
+		}
+		return store.states(dir).stream()
+				.filter(s -> s.commitId().equals(saved.commitId()) && s.dirtyPaths().isEmpty()
+						&& !saved.contributors().keySet().containsAll(s.contributors().keySet())
+						&& s.contributors().keySet().containsAll(saved.contributors().keySet()))
+				.findFirst();
+	}
+
+	private static String missingParts(StateInfo kept, StateInfo saved) {
+		return String.join(", ", kept.contributors().keySet().stream() //$NON-NLS-1$
+				.filter(id -> !saved.contributors().containsKey(id)).sorted().toList());
 	}
 
 	// ------------------------------------------------------------------------------------------------- plan

@@ -1,6 +1,7 @@
 package dev.branchstate.core.tests.switching;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
@@ -207,6 +208,33 @@ class JdtIndexSwitchTest {
 				.containsKey("dev.branchstate.jdt.buildstate");
 		Searched.of(project); // the job runs
 		assertThat(harness.service.save(repo.gitDir(), null).contributors()).containsKey(INDEX);
+	}
+
+	/**
+	 * A state of the commit that holds JDT's index is not replaced by a save that would lack it (JDT's indexer has a
+	 * job of the project queued: here a source touched without a change, so the working tree is clean): the save is
+	 * skipped and says why, and the stored state keeps its index.
+	 */
+	@Test
+	void aCompleteStateIsNotReplacedByOneWithoutTheIndex() throws Exception {
+		importAndBuild();
+		StateInfo complete = harness.service.save(repo.gitDir(), null);
+		assertThat(complete.contributors()).containsKey(INDEX);
+		IndexManager indexes = JavaModelManager.getIndexManager();
+		indexes.disable();
+		try {
+			project.getFile("src/p/A3.java").touch(null);
+			SwitchHarness.awaitQuiet();
+			assertThat(queuedFor(project)).isEqualTo(1);
+			assertThatThrownBy(() -> harness.service.save(repo.gitDir(), null))
+					.isInstanceOfSatisfying(CoreException.class, e -> assertThat(e.getStatus().getMessage())
+							.contains("is kept as it is stored").contains(INDEX));
+		} finally {
+			indexes.enable();
+		}
+		assertThat(harness.service.states(repo.gitDir())).singleElement()
+				.satisfies(s -> assertThat(s.archive()).isEqualTo(complete.archive()))
+				.satisfies(s -> assertThat(s.contributors()).containsKey(INDEX));
 	}
 
 	/**
