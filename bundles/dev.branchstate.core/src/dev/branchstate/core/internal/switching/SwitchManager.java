@@ -479,12 +479,8 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 				current = null;
 			}
 			// The headless application works on states explicitly (its switch command included): what happened to
-			// HEAD before it started is not a switch to handle. Where HEAD did not move, what it remembers of the
-			// derived data holds as in the IDE (a stored state equal to it is not saved again by the first switch).
-			HandledHeads.Remembered remembered = heads.get(key);
-			if (remembered != null && runsHeadlessApplication() && !remembered.handled().equals(current)) {
-				remembered = null;
-			}
+			// HEAD before it started is not a switch to handle.
+			HandledHeads.Remembered remembered = runsHeadlessApplication() ? null : heads.get(key);
 			if (remembered != null) {
 				movedWhileClosed = repository.disk.remembered(remembered.handled(), remembered.derived(),
 						remembered.stored(), current);
