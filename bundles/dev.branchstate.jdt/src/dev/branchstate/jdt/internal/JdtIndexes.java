@@ -91,10 +91,8 @@ final class JdtIndexes {
 	 *         the lock that guards it; the running job stays first in it until it is done)
 	 */
 	private static boolean hasJobsFor(IndexManager manager, IProject project) throws ReflectiveOperationException {
-		Field field = JobManager.class.getDeclaredField("awaitingJobs"); //$NON-NLS-1$
-		field.setAccessible(true);
 		synchronized (manager) {
-			for (Object job : (List<?>) field.get(manager)) {
+			for (Object job : (List<?>) field(JobManager.class, "awaitingJobs").get(manager)) { //$NON-NLS-1$
 				if (((IJob) job).belongsTo(project.getName())) {
 					return true;
 				}
