@@ -21,7 +21,7 @@ import dev.branchstate.core.internal.Messages;
  * What a save or a restore asks Git: the repository of a Git directory, its current branch, the branches and the
  * commits in use, and how a commit id is shown in messages. Reads only; nothing here writes to a repository.
  */
-final class GitFacts {
+public final class GitFacts {
 
 	private GitFacts() {
 	}
@@ -67,7 +67,7 @@ final class GitFacts {
 	}
 
 	/** @return the commit id as messages show it: its first ten digits, "?" for none */
-	static String shortId(String commit) {
+	public static String shortId(String commit) {
 		return commit == null ? "?" : commit.substring(0, Math.min(10, commit.length())); //$NON-NLS-1$
 	}
 }

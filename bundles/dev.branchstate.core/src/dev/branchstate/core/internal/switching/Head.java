@@ -7,6 +7,8 @@ import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.Ref;
 import org.eclipse.jgit.lib.Repository;
 
+import dev.branchstate.core.internal.service.GitFacts;
+
 /**
  * Where HEAD of a repository is: a commit and the branch it was reached through ({@code null} when detached).
  *
@@ -40,7 +42,7 @@ record Head(String commitId, String branch) {
 	}
 
 	String shortId() {
-		return commitId.substring(0, 10);
+		return GitFacts.shortId(commitId);
 	}
 
 	/** @return e.g. {@code main (1a2b3c4d5e)} or {@code 1a2b3c4d5e (detached)} */
