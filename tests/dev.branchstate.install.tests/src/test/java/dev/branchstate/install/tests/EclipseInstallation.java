@@ -84,8 +84,19 @@ final class EclipseInstallation {
 
 	/** Installs or uninstalls an installable unit with the IDE's own p2 director. */
 	Run director(String operation, String repository, String unit) throws IOException, InterruptedException {
-		return runApplication(home.resolve("director-workspace"), "org.eclipse.equinox.p2.director", "-repository",
-				repository, operation, unit);
+		return director(List.of(), operation, repository, unit);
+	}
+
+	/**
+	 * Installs or uninstalls an installable unit with the IDE's own p2 director and more of its options (such as
+	 * {@code -trustSignedContentOnly}).
+	 */
+	Run director(List<String> options, String operation, String repository, String unit)
+			throws IOException, InterruptedException {
+		List<String> arguments = new ArrayList<>(List.of("-repository", repository, operation, unit));
+		arguments.addAll(options);
+		return runApplication(home.resolve("director-workspace"), "org.eclipse.equinox.p2.director",
+				arguments.toArray(String[]::new));
 	}
 
 	/** @return the symbolic names listed in the simple configurator's bundles.info, as the IDE will start them */

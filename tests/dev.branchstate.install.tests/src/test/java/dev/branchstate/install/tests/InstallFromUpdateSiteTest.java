@@ -68,16 +68,22 @@ class InstallFromUpdateSiteTest {
 	private static final Map<String, EclipseInstallation> IDES = new HashMap<>();
 	private static String siteRepository;
 
+	private static Path siteZip;
+	/** The fingerprint of the key the build signed the site with: the one key the installs trust. */
+	private static String fingerprint;
+	/**
+	 * The director's options that make it install only what is PGP-signed by that key (jar-signed content would need
+	 * a trusted certificate: Branchstate's site has none), and print which artifact is signed by which key.
+	 */
+	private static List<String> trustOnlyTheBuildKey;
+
 	@BeforeAll
 	static void findTheSiteZip() throws IOException {
 		Path siteTarget = Path.of(System.getProperty("branchstate.site"));
-		Path zip;
-		try (Stream<Path> files = Files.list(siteTarget)) {
-			zip = files.filter(p -> p.getFileName().toString().matches("dev\\.branchstate\\.site-.*\\.zip")).findFirst()
-					.orElseThrow(() -> new IllegalStateException("No update-site zip in " + siteTarget
-							+ ": build releng/dev.branchstate.site first"));
-		}
-		siteRepository = "jar:" + zip.toUri() + "!/";
+		siteZip = SignedSite.zip(siteTarget);
+		siteRepository = "jar:" + siteZip.toUri() + "!/";
+		fingerprint = SignedSite.buildFingerprint(siteTarget);
+		trustOnlyTheBuildKey = List.of("-trustSignedContentOnly", "-trustedPGPKeys", fingerprint, "-verboseTrust");
 	}
 
 	@Test
@@ -91,11 +97,18 @@ class InstallFromUpdateSiteTest {
 
 	@Test
 	@Order(2)
-	void installsFromTheUpdateSiteZipWithTheIdesOwnDirector() throws Exception {
-		EclipseInstallation.Run install = ide().director("-installIU", siteRepository, FEATURES);
+	void installsFromTheUpdateSiteZipWithTheIdesOwnDirectorTrustingOnlyTheSigningKey() throws Exception {
+		EclipseInstallation.Run install = ide().director(trustOnlyTheBuildKey, "-installIU", siteRepository, FEATURES);
 		assertThat(install.exitCode()).as(install.output()).isZero();
 		assertThat(install.output()).contains("Operation completed");
 		assertThat(ide().configuredBundles()).containsAll(BUNDLES);
+		// what p2 checked: every artifact it fetched is PGP-signed by the build's key, none unsigned
+		assertThat(artifactsUnder(install.output(), "The following artifacts are signed by PGP key " + fingerprint))
+				.as(install.output()).containsExactlyInAnyOrder("org.eclipse.update.feature,dev.branchstate.feature",
+						"org.eclipse.update.feature,dev.branchstate.jdt.feature", "osgi.bundle,dev.branchstate.archive",
+						"osgi.bundle,dev.branchstate.core", "osgi.bundle,dev.branchstate.ui",
+						"osgi.bundle,dev.branchstate.jdt", "osgi.bundle,com.github.luben.zstd-jni");
+		assertThat(install.output()).doesNotContain("The following artifacts are unsigned");
 	}
 
 	@Test
@@ -317,6 +330,79 @@ class InstallFromUpdateSiteTest {
 	/** @return where a screenshot of this release's IDE goes */
 	private Path screenshot(String name) {
 		return Path.of(System.getProperty("branchstate.screenshots"), ideProperty + "-" + name);
+	}
+
+	/**
+	 * The same install from a copy of the site whose dev.branchstate.core has lost its PGP signature, into a fresh copy
+	 * of the IDE: the director refuses it, names that artifact as unsigned, and installs nothing.
+	 */
+	@Test
+	@Order(9)
+	void anArtifactWithoutItsSignatureIsRefusedAndNamed() throws Exception {
+		Path site = SignedSite.copyWithSignatureOf(siteZip, dir("site-core-unsigned"), "dev.branchstate.core", null, null);
+		EclipseInstallation untrusted = untrustedIde();
+		EclipseInstallation.Run install = untrusted.director(trustOnlyTheBuildKey, "-installIU", site.toUri().toString(),
+				FEATURES);
+		assertThat(install.exitCode()).as(install.output()).isNotZero();
+		assertThat(install.output()).contains("Unsigned content is rejected. Installation cannot proceed.");
+		assertThat(artifactsUnder(install.output(), "The following artifacts are unsigned")).as(install.output())
+				.containsExactly("osgi.bundle,dev.branchstate.core");
+		assertThat(untrusted.configuredBundles()).doesNotContainAnyElementsOf(BUNDLES);
+	}
+
+	/**
+	 * The same install from a copy of the site whose dev.branchstate.core is signed by another key (a valid signature,
+	 * the other key beside it): the director refuses it, names the other key and that artifact, and installs nothing.
+	 */
+	@Test
+	@Order(10)
+	void anArtifactSignedByAnotherKeyIsRefusedAndNamed() throws Exception {
+		SignedSite.ForeignKey other = SignedSite.ForeignKey.generate();
+		String core = SignedSite.artifacts(SignedSite.artifactsXml(siteZip)).stream()
+				.filter(a -> a.id().equals("dev.branchstate.core")).findFirst().orElseThrow().file();
+		Path site = SignedSite.copyWithSignatureOf(siteZip, dir("site-core-other-key"), "dev.branchstate.core",
+				other.sign(SignedSite.read(siteZip, core)), other.armoredPublicKey());
+		EclipseInstallation untrusted = untrustedIde();
+		EclipseInstallation.Run install = untrusted.director(trustOnlyTheBuildKey, "-installIU", site.toUri().toString(),
+				FEATURES);
+		assertThat(install.exitCode()).as(install.output()).isNotZero();
+		assertThat(install.output()).contains("One or more PGP keys are not trusted.");
+		assertThat(artifactsUnder(install.output(), "The following artifacts are signed by PGP key " + other.fingerprint()))
+				.as(install.output()).containsExactly("osgi.bundle,dev.branchstate.core");
+		assertThat(artifactsUnder(install.output(), "The following artifacts are signed by PGP key " + fingerprint))
+				.as(install.output()).doesNotContain("osgi.bundle,dev.branchstate.core");
+		assertThat(untrusted.configuredBundles()).doesNotContainAnyElementsOf(BUNDLES);
+	}
+
+	/**
+	 * @return the artifacts ({@code classifier,id}, without the version) the director's trust report lists under the
+	 *         heading: the indented lines {@code "  classifier,id,version -> file"} that follow it
+	 */
+	private static List<String> artifactsUnder(String output, String heading) {
+		List<String> artifacts = new java.util.ArrayList<>();
+		boolean in = false;
+		for (String line : output.lines().toList()) {
+			if (line.equals(heading)) {
+				in = true;
+			} else if (in && line.startsWith("  ") && line.contains(" -> ")) {
+				String key = line.strip().substring(0, line.strip().indexOf(" -> "));
+				artifacts.add(key.substring(0, key.lastIndexOf(',')));
+			} else {
+				in = false;
+			}
+		}
+		return artifacts;
+	}
+
+	/** @return a second fresh copy of this release's IDE, for the installs that must fail */
+	private EclipseInstallation untrustedIde() throws IOException {
+		String key = ideProperty + ".untrusted";
+		EclipseInstallation ide = IDES.get(key);
+		if (ide == null) {
+			ide = EclipseInstallation.copyOf(Path.of(System.getProperty(ideProperty)), dir("eclipse-untrusted"));
+			IDES.put(key, ide);
+		}
+		return ide;
 	}
 
 	@Test
