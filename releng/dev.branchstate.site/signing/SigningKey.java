@@ -117,8 +117,8 @@ public class SigningKey {
 					+ " gpg --armor --export-secret-keys): " + e.getMessage());
 		}
 		if (rings.isEmpty()) {
-			fail(source + ": no OpenPGP secret key in it (expected an armored 'PGP PRIVATE KEY BLOCK', e.g. from"
-					+ " gpg --armor --export-secret-keys)");
+			fail(source + ": not an OpenPGP secret key: no secret key ring in it (expected an armored 'PGP PRIVATE KEY"
+					+ " BLOCK', e.g. from gpg --armor --export-secret-keys)");
 		}
 		for (PGPSecretKeyRing ring : rings) {
 			for (PGPSecretKey k : ring) {
