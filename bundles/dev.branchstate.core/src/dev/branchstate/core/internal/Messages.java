@@ -75,6 +75,8 @@ public final class Messages extends NLS {
 	public static String Remote_deadline;
 	public static String Remote_givenUp;
 	public static String Remote_failed;
+	public static String Remote_checkSettings;
+	public static String Remote_checking;
 	public static String Switch_remoteMissed;
 	public static String Switch_noAncestor;
 	public static String Switch_jobName;

@@ -39,6 +39,7 @@ public final class StateEventNotifier implements IStartup, StateServices.Subscri
 			case FAILED -> Notices.popup(Messages.Notice_failedTitle, describe(event), true);
 			case SKIPPED, SAVED -> Notices.status(describe(event), partial(event));
 			case DELETED, FETCHED -> Notices.status(describe(event), false);
+			case REMOTE_GIVEN_UP -> Notices.popup(Messages.Notice_remoteGivenUpTitle, describe(event), true);
 		}
 	}
 
@@ -54,7 +55,7 @@ public final class StateEventNotifier implements IStartup, StateServices.Subscri
 			case SAVED -> leftOut(event) ? event.message()
 					: NLS.bind(Messages.Notice_saved,
 							new Object[] { name, Formats.count(event.files()), Formats.duration(event.duration()) });
-			case SKIPPED, DELETED, FETCHED -> reason(event);
+			case SKIPPED, DELETED, FETCHED, REMOTE_GIVEN_UP -> reason(event);
 			case FAILED -> NLS.bind(Messages.Notice_failed, reason(event));
 		};
 		if (partial(event)) {
