@@ -16,7 +16,7 @@ import dev.branchstate.core.RemoteStoreCheck.Signature;
  * Tests a remote store the way a switch uses it: one listing of the objects under Branchstate's prefix (at most
  * {@value RemoteStates#MAX_LIST_PAGES} pages), then the newest manifest read and its signature checked against the
  * pinned public key. A listing the store refuses (wrong credentials, no such bucket, unreachable endpoint) is an
- * {@link IOException} naming the store; a manifest that does not verify is a result, not an exception.
+ * {@link IOException}; a manifest that does not verify is a result, not an exception.
  */
 public final class ConnectionCheck {
 
@@ -26,14 +26,9 @@ public final class ConnectionCheck {
 	public static RemoteStoreCheck run(S3Client client) throws IOException {
 		RemoteSettings settings = client.settings();
 		String prefix = settings.prefix().isEmpty() ? "" : settings.prefix() + '/'; //$NON-NLS-1$
-		List<S3Client.Listed> manifests;
-		try {
-			manifests = client.listObjects(prefix, RemoteStates.MAX_LIST_PAGES).stream()
-					.filter(o -> o.key().contains("/manifests/") && RemoteLayout.commitOf(o.key()).isPresent()) //$NON-NLS-1$
-					.toList();
-		} catch (IOException e) {
-			throw new IOException(settings.describe() + ": " + e.getMessage(), e); //$NON-NLS-1$
-		}
+		List<S3Client.Listed> manifests = client.listObjects(prefix, RemoteStates.MAX_LIST_PAGES).stream()
+				.filter(o -> o.key().contains("/manifests/") && RemoteLayout.commitOf(o.key()).isPresent()) //$NON-NLS-1$
+				.toList();
 		Optional<String> fingerprint = settings.publicKey().map(ConnectionCheck::fingerprint);
 		Optional<S3Client.Listed> newest = manifests.stream()
 				.max(Comparator.comparing(S3Client.Listed::lastModified).thenComparing(S3Client.Listed::key));
@@ -47,13 +42,8 @@ public final class ConnectionCheck {
 			return new RemoteStoreCheck(settings.describe(), manifests.size(), Optional.of(key), created,
 					Optional.empty(), Signature.NO_KEY_PINNED, fingerprint, Optional.empty());
 		}
-		byte[] text;
-		try {
-			text = client.get(key, StateManifest.MAX_BYTES).orElseThrow(
-					() -> new IOException(key + ": listed, but gone when read")); //$NON-NLS-1$
-		} catch (IOException e) {
-			throw new IOException(settings.describe() + ": " + e.getMessage(), e); //$NON-NLS-1$
-		}
+		byte[] text = client.get(key, StateManifest.MAX_BYTES)
+				.orElseThrow(() -> new IOException(key + ": listed, but gone when read")); //$NON-NLS-1$
 		try {
 			StateManifest manifest = ManifestSigner.verify(key, text, settings.publicKey().get());
 			return new RemoteStoreCheck(settings.describe(), manifests.size(), Optional.of(key), created,

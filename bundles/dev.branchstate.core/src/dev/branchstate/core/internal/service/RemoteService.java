@@ -193,10 +193,9 @@ public final class RemoteService {
 		progress.setTaskName(NLS.bind(Messages.Remote_checking, settings.describe()));
 		try {
 			return ConnectionCheck.run(new S3Client(settings));
-		} catch (IOException e) {
-			throw new CoreException(Status.error(NLS.bind(Messages.Remote_failed, settings.describe(),
-					e.getMessage().startsWith(settings.describe()) ? e.getMessage().substring(settings.describe().length() + 2)
-							: e.getMessage()), e));
+		} catch (IOException | IllegalArgumentException e) {
+			// IllegalArgumentException: the HTTP client refuses the URL made (a virtual-host name on an IP address)
+			throw new CoreException(Status.error(NLS.bind(Messages.Remote_failed, settings.describe(), e.getMessage()), e));
 		} finally {
 			progress.done();
 		}

@@ -3,6 +3,7 @@ package dev.branchstate.ui.internal.preferences;
 import org.eclipse.swt.widgets.Composite;
 
 import dev.branchstate.core.BranchstatePreferences;
+import dev.branchstate.ui.internal.HelpContexts;
 import dev.branchstate.ui.internal.Messages;
 
 /**
@@ -12,7 +13,7 @@ import dev.branchstate.ui.internal.Messages;
 public class BranchstatePreferencePage extends WorkspacePreferencePage {
 
 	public BranchstatePreferencePage() {
-		super(Messages.Pref_description);
+		super(Messages.Pref_description, HelpContexts.PREFERENCE_PAGE);
 	}
 
 	@Override
