@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Path;
 import java.time.Duration;
 
 import org.eclipse.core.runtime.preferences.IEclipsePreferences;
@@ -16,20 +17,23 @@ import org.eclipse.swt.widgets.Composite;
 import org.eclipse.swt.widgets.Control;
 import org.eclipse.swt.widgets.Label;
 import org.eclipse.swt.widgets.Shell;
+import org.eclipse.swt.widgets.Text;
 import org.eclipse.ui.PlatformUI;
 import org.eclipse.ui.dialogs.PreferencesUtil;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import dev.branchstate.core.BranchstatePreferences;
 import dev.branchstate.core.StateEvent;
 import dev.branchstate.ui.internal.Notices;
 
 /**
- * The Remote Store page's Test connection against an endpoint where nothing listens (the S3 server of the core tests
- * is not started here: core's RemoteStoreCheckTest tests the check itself against it): the values typed on the page,
- * not saved, are tested in the background, and the page says in plain words that it is not connected and where.
- * And a store given up after repeated failures is told to the user as a notice.
+ * The Remote Store page's Test connection, the values typed on the page (not saved) tested in the background: against
+ * a real S3 server (S3Proxy on 127.0.0.1, checking signatures) with the right and a wrong secret key, and against an
+ * endpoint where nothing listens; the page says in plain words whether it is connected, and where and why not. (The
+ * check of published manifests and their signatures is core's RemoteStoreCheckTest.) And a store given up after
+ * repeated failures is told to the user as a notice.
  */
 class TestConnectionTest {
 
@@ -43,6 +47,41 @@ class TestConnectionTest {
 		IEclipsePreferences instance = InstanceScope.INSTANCE.getNode(BranchstatePreferences.NODE);
 		instance.clear();
 		instance.flush();
+	}
+
+	@Test
+	void testConnectionAgainstARealStoreWithTheRightAndAWrongSecret(@TempDir Path folder) throws Exception {
+		try (S3ProxyServer server = new S3ProxyServer(folder)) {
+			dialog = PreferencesUtil.createPreferenceDialogOn(shell(), "dev.branchstate.ui.remotePreferencePage", null,
+					null);
+			dialog.setBlockOnOpen(false);
+			dialog.open();
+			Composite page = (Composite) ((PreferencePage) dialog.getSelectedPage()).getControl();
+			UiTestSupport.textAfterLabel(page, "Endpoint URL:").setText(server.endpoint.toString());
+			UiTestSupport.textAfterLabel(page, "Bucket:").setText(S3ProxyServer.BUCKET);
+			Button pathStyle = UiTestSupport.findButton(page,
+					"Path-style addressing (endpoint/bucket/key; most stores that are not AWS)");
+			pathStyle.setSelection(true);
+			pathStyle.notifyListeners(SWT.Selection, null);
+			UiTestSupport.textAfterLabel(page, "Access key:").setText(server.credentials.accessKey());
+			Text secret = UiTestSupport.textAfterLabel(page, "Secret key:");
+			secret.setText(server.credentials.secretKey());
+			Button test = UiTestSupport.findButton(page, "Test connection");
+
+			test.notifyListeners(SWT.Selection, null);
+			UiTestSupport.waitUntil("the test's outcome on the page", Duration.ofSeconds(30),
+					() -> test.getEnabled() && result(page).startsWith("Connected"));
+			assertThat(result(page))
+					.isEqualTo("Connected: the store answered, and no state is published under this prefix yet.");
+			UiTestSupport.screenshot(dialog.getShell(), "remote-store-test-connection-connected");
+
+			secret.setText("not-the-secret");
+			test.notifyListeners(SWT.Selection, null);
+			UiTestSupport.waitUntil("the test's outcome on the page", Duration.ofSeconds(30),
+					() -> test.getEnabled() && result(page).startsWith("Not connected"));
+			assertThat(result(page)).contains(server.endpoint.toString()).contains("bucket " + S3ProxyServer.BUCKET)
+					.contains("HTTP 403");
+		}
 	}
 
 	@Test
