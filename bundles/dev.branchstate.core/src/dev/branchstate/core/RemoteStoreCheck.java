@@ -9,7 +9,8 @@ import java.util.Optional;
  * public key. A store that cannot be listed is not a result: {@link IStateService#checkRemoteStore} throws then.
  *
  * @param store          the endpoint, bucket and prefix asked, for messages
- * @param states         the manifests listed (each a published state), at most 10,000
+ * @param states         the manifests listed (each a published state) among the first 10,000 objects under the
+ *                       prefix
  * @param newestManifest the key of the newest manifest; empty when the store holds none
  * @param newestCreated  when the store last wrote the newest manifest; empty when there is none
  * @param creator        who published the newest state (the manifest's creator field); empty when there is none or
