@@ -73,13 +73,16 @@ run_cases() {
 
 	step "Importing; Save State on A and on B (JDT builds each first)"
 	ws=$work/workspace
-	# JDT's builder trace (one "About to compile" line per unit it compiles) and the platform's (the time of each
-	# builder run, in the workspace's .metadata/trace.log), with timestamps
+	# JDT's builder trace (one "About to compile" line per unit it compiles), the platform's (the time of each
+	# builder run) and Branchstate's timing (where each switch's, restore's and save's time went), with timestamps,
+	# in the workspace's .metadata/trace.log
 	cat > "$work/jdt.options" <<-EOO
 	org.eclipse.jdt.core/debug=true
 	org.eclipse.jdt.core/debug/builder=true
 	org.eclipse.core.resources/debug=true
 	org.eclipse.core.resources/build/invoking=true
+	dev.branchstate.core/debug=true
+	dev.branchstate.core/debug/timing=true
 	EOO
 	IDE_ARGS="-debug $work/jdt.options"
 	IDE_JVM=${BENCH_JVM:--Xmx3g}

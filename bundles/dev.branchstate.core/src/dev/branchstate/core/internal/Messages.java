@@ -79,7 +79,7 @@ public final class Messages extends NLS {
 	public static String Switch_noAncestor;
 	public static String Switch_jobName;
 	public static String Switch_trackJobName;
-	public static String Switch_completionJobName;
+	public static String Switch_saveAheadJobName;
 	public static String Switch_saveJobName;
 	public static String Switch_nothingRestored;
 	public static String Switch_alreadyOnDisk;

@@ -31,6 +31,7 @@ import dev.branchstate.core.RestoreResult;
 import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateEvent.Kind;
 import dev.branchstate.core.StateInfo;
+import dev.branchstate.core.internal.Laps;
 import dev.branchstate.core.internal.Messages;
 import dev.branchstate.core.internal.Log;
 import dev.branchstate.core.internal.remote.RemoteConfiguration;
@@ -65,7 +66,7 @@ public final class SwitchProtocol {
 	 * Handles the move of HEAD from the HEAD handled last to {@code target}, telling the repository's
 	 * {@link DiskState} what happened to the derived data; the caller records {@code target} as handled.
 	 */
-	void handle(TrackedRepository repository, Head target, IProgressMonitor monitor) {
+	void handle(TrackedRepository repository, Head target, Laps laps, IProgressMonitor monitor) {
 		long start = System.nanoTime();
 		DiskState disk = repository.disk;
 		Head before = disk.handled();
@@ -96,14 +97,18 @@ public final class SwitchProtocol {
 				if (!disk.savedAheadFor(target)) {
 					saveLeft(repository, target, projects, start, saving);
 				}
+				laps.lap("save left"); //$NON-NLS-1$
 			} catch (CoreException e) {
 				// the state being left is lost, the one entered can still be restored
 				serviceFailed(e);
 			}
 			disk.savedAhead(target); // the refreshes below must not try to save again
 			List<StateInfo> stored = states.states(repository.gitDir);
+			laps.lap("states listed"); //$NON-NLS-1$
 			Object pick = picker.pick(repository.git, stored, target.commitId(), progress.split(5));
+			laps.lap("picked"); //$NON-NLS-1$
 			pick = nearerFromRemote(repository, target, pick, progress.split(15));
+			laps.lap("remote"); //$NON-NLS-1$
 			if (pick instanceof StatePicker.NoPick none) {
 				skipped(repository, target, start, Messages.bind(Messages.Switch_nothingRestored,
 						new Object[] { name, before.describe(), target.describe(), none.reason() }));
@@ -123,6 +128,7 @@ public final class SwitchProtocol {
 			for (IProject project : projects) {
 				project.refreshLocal(IResource.DEPTH_INFINITE, refresh.split(1));
 			}
+			laps.lap("refreshed"); //$NON-NLS-1$
 			disk.restoring();
 			RestoreResult result;
 			try {
@@ -131,6 +137,7 @@ public final class SwitchProtocol {
 				serviceFailed(e); // the data stays unknown: builders rebuild as if Branchstate were absent
 				return;
 			}
+			laps.lap("restored"); //$NON-NLS-1$
 			disk.restored(new Head(result.state() != null ? result.state().commitId() : state.commitId(),
 					target.branch()));
 		} catch (CoreException e) {

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateEvent.Kind;
-import dev.branchstate.core.internal.switching.CompletionJob;
+import dev.branchstate.core.internal.switching.SaveAheadJob;
 import dev.branchstate.core.internal.switching.SwitchManager;
 
 /**
@@ -101,7 +101,7 @@ class QuietAfterRestoreTest {
 		for (String branch : List.of("feat", "main", "feat", "main", "feat")) {
 			checkout(branch);
 			awaitIndexerIdle();
-			Job.getJobManager().join(CompletionJob.FAMILY, null);
+			Job.getJobManager().join(SaveAheadJob.FAMILY, null);
 		}
 		assertThat(harness.service.states(repo.gitDir())).as("complete states of main and feat").hasSize(2)
 				.allSatisfy(s -> assertThat(s.contributors()).containsKey("dev.branchstate.jdt.index"));
