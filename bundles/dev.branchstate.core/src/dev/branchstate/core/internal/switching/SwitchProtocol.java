@@ -9,7 +9,6 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 import org.eclipse.core.resources.IProject;
-import org.eclipse.core.resources.IResource;
 import org.eclipse.core.resources.ProjectScope;
 import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.IProgressMonitor;
@@ -124,10 +123,7 @@ public final class SwitchProtocol {
 			}
 			// bring the workspace in sync with the checked-out tree first, so that data restored for resources the
 			// checkout created (markers on them) finds them, and builders see the sources that changed
-			SubMonitor refresh = progress.split(10).setWorkRemaining(projects.size());
-			for (IProject project : projects) {
-				project.refreshLocal(IResource.DEPTH_INFINITE, refresh.split(1));
-			}
+			CheckoutRefresh.run(repository.git, before.commitId(), target.commitId(), projects, progress.split(10));
 			laps.lap("refreshed"); //$NON-NLS-1$
 			disk.restoring();
 			RestoreResult result;
