@@ -132,10 +132,12 @@ run_cases() {
 # the unchanged entries shared with the previous archive): its time and the bytes of the archive it writes.
 save_ahead_cost() {
 	step "What one save ahead costs: a method appended to one class of B, built, then saved (the IDE saves ahead so once a quiet minute at most)"
-	local file line archive
+	local file line archive finals
 	git -C "$repo" checkout -q B
 	app save "$repo" > "$work/logs/save-ahead-base.log" || { cat "$work/logs/save-ahead-base.log" >&2; fail "saving B failed"; }
-	file=$(cd "$repo" && git ls-files '*.java' | xargs grep -l -E '^public final class ' | sort | head -1)
+	# (a process substitution: grep finds nothing in some of xargs' batches, which a pipeline would take for a failure)
+	mapfile -t finals < <(cd "$repo" && git ls-files '*.java' | xargs grep -l -E '^public final class ' | sort)
+	file=${finals[0]:?no final class in the repository}
 	awk '{ line[NR] = $0 } /}/ { last = NR }
 		END { for (i = 1; i <= NR; i++) {
 			if (i == last) { match(line[i], /}[^}]*$/)
