@@ -38,6 +38,7 @@ import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateInfo;
 import dev.branchstate.core.internal.Laps;
 import dev.branchstate.core.internal.Messages;
+import dev.branchstate.core.internal.Trace;
 import dev.branchstate.core.internal.contributors.ContributorRegistry;
 import dev.branchstate.core.internal.contributors.ContributorRegistry.Descriptor;
 import dev.branchstate.core.internal.contributors.ContributorRegistry.Outcome;
@@ -122,6 +123,11 @@ final class RestoreRun {
 				Map<IProject, Set<IPath>> changed = changedPaths(repository, state, dirtyAtSave,
 						selected.stream().map(Selected::project).distinct().toList());
 				laps.lap("changed paths"); //$NON-NLS-1$
+				if (Trace.on(Trace.RESTORE)) {
+					changed.forEach((project, paths) -> Trace.trace(Trace.RESTORE, "restore of " //$NON-NLS-1$
+							+ GitFacts.shortId(commitId) + ": " + project.getName() + " differs from the state in " //$NON-NLS-1$ //$NON-NLS-2$
+							+ paths.stream().map(IPath::toPortableString).sorted().toList()));
+				}
 				Optional<String> unfollowable = RestoreOperation.unfollowable(changed);
 				if (unfollowable.isPresent()) {
 					throw events.skipped(dir, commitId, branch, NLS.bind(Messages.Service_notRestoredGone,
