@@ -92,6 +92,7 @@ public final class Messages extends NLS {
 	public static String Switch_canceled;
 	public static String Switch_failed;
 	public static String Service_notBuilt;
+	public static String Service_gitCommandRunning;
 	public static String Service_leftOut;
 	public static String Service_leftOutProject;
 	public static String Service_readsIncomplete;

@@ -11,7 +11,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -197,7 +199,16 @@ final class SaveOperation {
 			String reason = split.leftOut().values().iterator().next();
 			throw events.skipped(dir, commit, branch, NLS.bind(Messages.Service_notBuilt, dir, reason), start);
 		}
-		dirty = ProjectPaths.relevant(ChangedPaths.dirty(repository), repository, split.complete(), contributors);
+		// the working tree as one Git command left it: a checkout running meanwhile would leave files of two commits in
+		// what is read, and the state would claim a build of sources it was not built from
+		String headBefore = GitFacts.head(repository);
+		boolean steady = !GitFacts.commandRunning(repository);
+		Set<String> dirtyNow = steady ? ChangedPaths.dirty(repository) : Set.of();
+		if (!steady || GitFacts.commandRunning(repository)
+				|| !Objects.equals(headBefore, GitFacts.head(repository))) {
+			throw events.skipped(dir, commit, branch, NLS.bind(Messages.Service_gitCommandRunning, dir), start);
+		}
+		dirty = ProjectPaths.relevant(dirtyNow, repository, split.complete(), contributors);
 	}
 
 	/**
