@@ -58,7 +58,12 @@ class QuietAfterRestoreTest {
 			Job job = event.getJob();
 			if (!job.belongsTo(SwitchManager.FAMILY) && !job.belongsTo(ResourcesPlugin.FAMILY_AUTO_BUILD)
 					&& !job.getName().equals(JDT_INDEX_NAMES)) {
-				scheduled.add(job.getName() + " [" + job.getClass().getName() + ", delay " + event.getDelay() + " ms]");
+				// JDT's progress job: what its indexer started on
+				Object indexing = job.getClass().getName().startsWith("org.eclipse.jdt.")
+						? ", JDT's indexer at " + JavaModelManager.getIndexManager().currentJobForced()
+						: "";
+				scheduled.add(job.getName() + " [" + job.getClass().getName() + ", delay " + event.getDelay() + " ms"
+						+ indexing + "]");
 			}
 		}
 	};
@@ -108,6 +113,10 @@ class QuietAfterRestoreTest {
 				Job.getJobManager().join(SaveAheadJob.FAMILY, null);
 			}
 		}
+		// JDT saves changed indexes after a second of idling and then updates its meta-index in a job: done now, so
+		// that what runs after the restores below is theirs
+		JavaModelManager.getIndexManager().saveIndexes();
+		awaitIndexerIdle();
 		assertThat(harness.service.states(repo.gitDir())).as("complete states of main and feat").hasSize(2)
 				.allSatisfy(s -> assertThat(s.contributors()).containsKey("dev.branchstate.jdt.index"));
 		harness.takeEvents(repo.gitDir());
