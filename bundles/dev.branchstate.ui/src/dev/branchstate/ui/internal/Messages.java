@@ -52,6 +52,8 @@ public final class Messages extends NLS {
 
 	public static String Pref_description;
 	public static String Pref_autoSwitch;
+	public static String Pref_saveAhead;
+	public static String Pref_saveAheadTip;
 	public static String Pref_branchPatterns;
 	public static String Pref_branchPatternsTip;
 	public static String Pref_branchPatternsEmpty;

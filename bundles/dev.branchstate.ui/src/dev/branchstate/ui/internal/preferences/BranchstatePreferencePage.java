@@ -20,6 +20,7 @@ public class BranchstatePreferencePage extends WorkspacePreferencePage {
 	protected void createFieldEditors() {
 		Composite parent = getFieldEditorParent();
 		addField(PreferenceFields.autoSwitch(parent));
+		addField(PreferenceFields.saveAhead(parent));
 		addField(PreferenceFields.branchPatterns(parent));
 		addField(PreferenceFields.derivedFolders(parent));
 		addField(PreferenceFields.storeLocation(parent));
