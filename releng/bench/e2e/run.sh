@@ -73,13 +73,16 @@ run_cases() {
 
 	step "Importing; Save State on A and on B (JDT builds each first)"
 	ws=$work/workspace
-	# JDT's builder trace (one "About to compile" line per unit it compiles) and the platform's (the time of each
-	# builder run, in the workspace's .metadata/trace.log), with timestamps
+	# JDT's builder trace (one "About to compile" line per unit it compiles), the platform's (the time of each
+	# builder run) and Branchstate's timing (where each switch's, restore's and save's time went), with timestamps,
+	# in the workspace's .metadata/trace.log
 	cat > "$work/jdt.options" <<-EOO
 	org.eclipse.jdt.core/debug=true
 	org.eclipse.jdt.core/debug/builder=true
 	org.eclipse.core.resources/debug=true
 	org.eclipse.core.resources/build/invoking=true
+	dev.branchstate.core/debug=true
+	dev.branchstate.core/debug/timing=true
 	EOO
 	IDE_ARGS="-debug $work/jdt.options"
 	IDE_JVM=${BENCH_JVM:--Xmx3g}
@@ -121,6 +124,32 @@ run_cases() {
 		measure e "$round" A B --clean-build
 		echo
 	done
+	save_ahead_cost
+}
+
+# save_ahead_cost: what one background save ahead costs after a typical edit. A method appended to one class of B,
+# the build, then the save the IDE's save ahead makes (the same operation: a differential save of the whole state,
+# the unchanged entries shared with the previous archive): its time and the bytes of the archive it writes.
+save_ahead_cost() {
+	step "What one save ahead costs: a method appended to one class of B, built, then saved (the IDE saves ahead so once a quiet minute at most)"
+	local file line archive finals
+	git -C "$repo" checkout -q B
+	app save "$repo" > "$work/logs/save-ahead-base.log" || { cat "$work/logs/save-ahead-base.log" >&2; fail "saving B failed"; }
+	# (a process substitution: grep finds nothing in some of xargs' batches, which a pipeline would take for a failure)
+	mapfile -t finals < <(cd "$repo" && git ls-files '*.java' | xargs grep -l -E '^public final class ' | sort)
+	file=${finals[0]:?no final class in the repository}
+	awk '{ line[NR] = $0 } /}/ { last = NR }
+		END { for (i = 1; i <= NR; i++) {
+			if (i == last) { match(line[i], /}[^}]*$/)
+				line[i] = substr(line[i], 1, RSTART - 1) "    private static int branchstateEdit() { return 7; }\n" substr(line[i], RSTART) }
+			print line[i] } }' "$repo/$file" > "$repo/$file.new" && mv "$repo/$file.new" "$repo/$file"
+	app build "$repo" > "$work/logs/save-ahead-build.log" || { cat "$work/logs/save-ahead-build.log" >&2; fail "the build failed"; }
+	app save "$repo" > "$work/logs/save-ahead.log" || { cat "$work/logs/save-ahead.log" >&2; fail "the save failed"; }
+	git -C "$repo" checkout -q -- .
+	line=$(grep '^saved ' "$work/logs/save-ahead.log" | tail -1)
+	archive=$(sed -n 's/.* archive=\([^ ]*\) .*/\1/p' <<<"$line")
+	echo "one save ahead after editing $file: ${line##*ms=} ms; archive written $(mb "$(stat -c %s "$archive")") MB" \
+		"(state $(mb "$(sed -n 's/.* data=\([0-9]*\) .*/\1/p' <<<"$line")") MB, its unchanged entries shared)" | tee "$work/save-ahead.txt"
 }
 
 # outputs: the SHA-1 of every file in the projects' output folders (bin/), sorted by path

@@ -14,6 +14,12 @@ public final class BranchstatePreferences {
 	public static final String AUTO_SWITCH = "autoSwitch";
 
 	/**
+	 * boolean, default {@code true}: with automatic switching on, save the state of a complete build in the
+	 * background once the IDE is quiet (at most once a minute per repository), so that a switch usually saves nothing.
+	 */
+	public static final String SAVE_AHEAD = "saveAhead";
+
+	/**
 	 * String, default {@code "*"}: the branches whose states are kept, as glob patterns separated by commas or new
 	 * lines (e.g. {@code main, release/*, feature/*}).
 	 */

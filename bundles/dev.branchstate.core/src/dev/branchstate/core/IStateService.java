@@ -96,6 +96,20 @@ public interface IStateService {
 		return Set.of();
 	}
 
+	/**
+	 * Tests a remote state store: one listing of Branchstate's objects under the prefix and the signature check of the
+	 * newest manifest against the pinned public key. Bounded by the request timeout; runs in the calling thread (call
+	 * it from a job). Does not count towards giving the configured store up.
+	 *
+	 * @return what the store answered
+	 * @throws CoreException when a setting is not valid or the store could not be listed (the message names the
+	 *                       endpoint and bucket and gives the store's answer)
+	 */
+	default RemoteStoreCheck checkRemoteStore(RemoteStoreSettings settings, IProgressMonitor monitor)
+			throws CoreException {
+		throw new CoreException(org.eclipse.core.runtime.Status.error("remote stores are not supported here")); //$NON-NLS-1$
+	}
+
 	/** Deletes a stored state and its archive. */
 	void delete(StateInfo state) throws CoreException;
 

@@ -38,6 +38,12 @@ public record StateEvent(Kind kind, File gitDir, String commitId, String branch,
 		 * A state was fetched from the remote store into the local store (to be restored from there); {@link
 		 * StateEvent#bytes()} is the archive's size.
 		 */
-		FETCHED
+		FETCHED,
+		/**
+		 * The remote store failed several times in a row and is left alone until Eclipse restarts (switches then
+		 * build instead of fetching). Sent once per session; no repository, commit or figures; status WARNING;
+		 * {@link StateEvent#message()} names the store and the last failure.
+		 */
+		REMOTE_GIVEN_UP
 	}
 }

@@ -75,11 +75,13 @@ public final class Messages extends NLS {
 	public static String Remote_deadline;
 	public static String Remote_givenUp;
 	public static String Remote_failed;
+	public static String Remote_checkSettings;
+	public static String Remote_checking;
 	public static String Switch_remoteMissed;
 	public static String Switch_noAncestor;
 	public static String Switch_jobName;
 	public static String Switch_trackJobName;
-	public static String Switch_completionJobName;
+	public static String Switch_saveAheadJobName;
 	public static String Switch_saveJobName;
 	public static String Switch_nothingRestored;
 	public static String Switch_alreadyOnDisk;
@@ -92,6 +94,7 @@ public final class Messages extends NLS {
 	public static String Switch_canceled;
 	public static String Switch_failed;
 	public static String Service_notBuilt;
+	public static String Service_gitCommandRunning;
 	public static String Service_leftOut;
 	public static String Service_leftOutProject;
 	public static String Service_readsIncomplete;

@@ -13,12 +13,16 @@ import org.osgi.framework.ServiceReference;
  * {@code .metadata/trace.log}, or the file {@code -Dosgi.tracefile} names. Options, under {@code dev.branchstate.core}:
  * <ul>
  * <li>{@value #RESTORE}: each entry a restore will read (and write), found by its plan before it reads anything.</li>
+ * <li>{@value #TIMING}: where the wall time of each switch, restore and save went, one line each ({@link Laps}).</li>
  * </ul>
  */
 public final class Trace {
 
 	/** The restore's plan: the entries it reads (and writes), and how many it found identical on disk. */
 	public static final String RESTORE = "/debug/restore"; //$NON-NLS-1$
+
+	/** The wall time of each switch, restore and save, lap by lap. */
+	public static final String TIMING = "/debug/timing"; //$NON-NLS-1$
 
 	private static final String BUNDLE = "dev.branchstate.core"; //$NON-NLS-1$
 	private static final String DEBUG = "/debug"; //$NON-NLS-1$

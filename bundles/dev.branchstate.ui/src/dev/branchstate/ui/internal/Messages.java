@@ -36,6 +36,7 @@ public final class Messages extends NLS {
 	public static String Notice_savedTitle;
 	public static String Notice_savedManually;
 	public static String Notice_notSavedTitle;
+	public static String Notice_remoteGivenUpTitle;
 	public static String Notice_noReason;
 
 	public static String Format_bytes;
@@ -51,6 +52,8 @@ public final class Messages extends NLS {
 
 	public static String Pref_description;
 	public static String Pref_autoSwitch;
+	public static String Pref_saveAhead;
+	public static String Pref_saveAheadTip;
 	public static String Pref_branchPatterns;
 	public static String Pref_branchPatternsTip;
 	public static String Pref_branchPatternsEmpty;
@@ -99,6 +102,16 @@ public final class Messages extends NLS {
 	public static String PrefRemote_secretKey;
 	public static String PrefRemote_secretKeySet;
 	public static String PrefRemote_storageUnavailable;
+	public static String PrefRemote_test;
+	public static String PrefRemote_testJob;
+	public static String PrefRemote_testing;
+	public static String PrefRemote_testListed;
+	public static String PrefRemote_testListedOne;
+	public static String PrefRemote_testValid;
+	public static String PrefRemote_testInvalid;
+	public static String PrefRemote_testNoKey;
+	public static String PrefRemote_testEmpty;
+	public static String PrefRemote_testFailed;
 
 	public static String Prop_description;
 	public static String Prop_projectSpecific;

@@ -37,8 +37,13 @@ public final class StateEventNotifier implements IStartup, StateServices.Subscri
 		switch (event.kind()) {
 			case RESTORED -> Notices.popup(Messages.Notice_restoredTitle, describe(event), partial(event));
 			case FAILED -> Notices.popup(Messages.Notice_failedTitle, describe(event), true);
-			case SKIPPED, SAVED -> Notices.status(describe(event), partial(event));
+			case SKIPPED, SAVED -> {
+				if (!canceled(event)) { // cancelled by the user, or a background save ahead stopped by a build
+					Notices.status(describe(event), partial(event));
+				}
+			}
 			case DELETED, FETCHED -> Notices.status(describe(event), false);
+			case REMOTE_GIVEN_UP -> Notices.popup(Messages.Notice_remoteGivenUpTitle, describe(event), true);
 		}
 	}
 
@@ -54,7 +59,7 @@ public final class StateEventNotifier implements IStartup, StateServices.Subscri
 			case SAVED -> leftOut(event) ? event.message()
 					: NLS.bind(Messages.Notice_saved,
 							new Object[] { name, Formats.count(event.files()), Formats.duration(event.duration()) });
-			case SKIPPED, DELETED, FETCHED -> reason(event);
+			case SKIPPED, DELETED, FETCHED, REMOTE_GIVEN_UP -> reason(event);
 			case FAILED -> NLS.bind(Messages.Notice_failed, reason(event));
 		};
 		if (partial(event)) {
@@ -63,6 +68,11 @@ public final class StateEventNotifier implements IStartup, StateServices.Subscri
 			text += ' ' + problems(event.status()); // the projects left to their builders, and why
 		}
 		return text;
+	}
+
+	/** @return whether the event tells of work that was cancelled (nothing to tell the one who cancelled it) */
+	private static boolean canceled(StateEvent event) {
+		return event.status() != null && event.status().getSeverity() == IStatus.CANCEL;
 	}
 
 	/** @return whether a SAVED or RESTORED event says that projects were left to their builders (INFO) */

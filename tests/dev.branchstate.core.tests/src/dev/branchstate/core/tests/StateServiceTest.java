@@ -228,6 +228,27 @@ class StateServiceTest {
 	}
 
 	/**
+	 * A save while a Git command changes the working tree (it holds the index's lock: a checkout in a terminal) would
+	 * read files of two commits and record a build of sources it was not built from: it is skipped, saying why, and
+	 * nothing is stored; once the command is done, the save goes through.
+	 */
+	@Test
+	void nothingIsSavedWhileAGitCommandChangesTheWorkingTree() throws Exception {
+		f.output(Map.of("A.class", Fixtures.random(2000, 11)));
+		Path lock = f.git.getRepository().getIndexFile().toPath().resolveSibling("index.lock");
+		Files.write(lock, new byte[0]);
+		try {
+			assertThatThrownBy(() -> f.service.save(f.gitDir(), new NullProgressMonitor()))
+					.isInstanceOf(CoreException.class).hasMessageContaining("Git command");
+			assertThat(f.service.states(f.gitDir())).isEmpty();
+			assertThat(f.events(StateEvent.Kind.SKIPPED)).anyMatch(e -> e.message().contains("index is locked"));
+		} finally {
+			Files.delete(lock);
+		}
+		assertThat(f.service.save(f.gitDir(), new NullProgressMonitor()).archive()).isRegularFile();
+	}
+
+	/**
 	 * Issue 13: a restore reads and checks what it will write, not the whole state. Damage in the entry of a class file
 	 * that is already identical on disk is never read (the restore goes on and leaves that file alone); damage in an
 	 * entry it must write refuses the restore before anything is written (above).

@@ -44,7 +44,7 @@ import dev.branchstate.core.RestoreResult;
 import dev.branchstate.core.StateInfo;
 import dev.branchstate.core.internal.service.ProjectPaths;
 import dev.branchstate.core.internal.service.StateService;
-import dev.branchstate.core.internal.switching.CompletionJob;
+import dev.branchstate.core.internal.switching.SaveAheadJob;
 import dev.branchstate.core.internal.store.StateStore;
 import dev.branchstate.core.internal.switching.SwitchManager;
 
@@ -239,7 +239,7 @@ final class Commands {
 			long ms = (System.nanoTime() - start) / 1_000_000;
 			// a part a contributor could not give yet (JDT's indexer still at work in its own thread) is added once
 			// the IDE is idle, as in the IDE; the state printed is the one stored then
-			Job.getJobManager().join(CompletionJob.FAMILY, null);
+			Job.getJobManager().join(SaveAheadJob.FAMILY, null);
 			StateInfo state = service.states(gitDir).stream().filter(s -> s.commitId().equals(saved.commitId()))
 					.findFirst().orElse(saved);
 			// as the IDE does when it exits: the builders' last built states (and JDT's) are kept for the next session

@@ -434,10 +434,21 @@ public final class SwitchCommand {
 		}
 	}
 
+	/**
+	 * Waits until no switch job is left: running, waiting, or sleeping until the jobs it waits for are done (a join
+	 * can return while a job sleeps between its runs).
+	 */
 	private static void awaitSwitches() throws InterruptedException {
 		long deadline = System.currentTimeMillis() + SWITCH_TIMEOUT_MS;
-		for (Job job : Job.getJobManager().find(SwitchManager.FAMILY)) {
-			job.join(Math.max(1, deadline - System.currentTimeMillis()), null);
+		Job[] jobs;
+		while ((jobs = Job.getJobManager().find(SwitchManager.FAMILY)).length > 0
+				&& System.currentTimeMillis() < deadline) {
+			for (Job job : jobs) {
+				job.join(Math.max(1, deadline - System.currentTimeMillis()), null);
+				if (job.getState() == Job.SLEEPING) {
+					Thread.sleep(10);
+				}
+			}
 		}
 	}
 

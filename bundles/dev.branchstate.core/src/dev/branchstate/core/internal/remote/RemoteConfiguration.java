@@ -21,6 +21,7 @@ import org.eclipse.equinox.security.storage.StorageException;
 import org.eclipse.jgit.lib.Repository;
 
 import dev.branchstate.core.BranchstatePreferences;
+import dev.branchstate.core.RemoteStoreSettings;
 import dev.branchstate.core.IStateContributor;
 import dev.branchstate.core.internal.contributors.ContributorRegistry;
 
@@ -68,6 +69,37 @@ public final class RemoteConfiguration {
 				credentials(),
 				key.isBlank() ? Optional.empty() : Optional.of(ManifestSigner.readPublicKey(key)),
 				Duration.ofSeconds(Math.max(1, seconds))));
+	}
+
+	/**
+	 * @return the settings the user entered (not yet saved), with the credentials typed or, where none were, those
+	 *         kept in secure storage or the environment
+	 * @throws IllegalArgumentException naming the setting whose value is wrong
+	 */
+	public static RemoteSettings of(RemoteStoreSettings entered) {
+		if (entered.endpoint() == null || entered.endpoint().isBlank()) {
+			throw new IllegalArgumentException("no endpoint is set"); //$NON-NLS-1$
+		}
+		URI uri;
+		try {
+			uri = URI.create(entered.endpoint().trim());
+		} catch (IllegalArgumentException e) {
+			throw new IllegalArgumentException("the endpoint is not a URL: " + entered.endpoint(), e); //$NON-NLS-1$
+		}
+		String access = entered.accessKey();
+		Optional<Credentials> credentials;
+		if (access != null && access.isBlank()) {
+			credentials = Optional.empty();
+		} else if (access != null && entered.secretKey() != null && !entered.secretKey().isEmpty()) {
+			credentials = Optional.of(new Credentials(access.trim(), entered.secretKey()));
+		} else {
+			credentials = credentials();
+		}
+		String key = entered.publicKey() == null ? "" : entered.publicKey().trim(); //$NON-NLS-1$
+		return new RemoteSettings(uri, entered.bucket() == null ? null : entered.bucket().trim(), entered.prefix(),
+				entered.region(), entered.pathStyle(), credentials,
+				key.isEmpty() ? Optional.empty() : Optional.of(ManifestSigner.readPublicKey(key)),
+				Duration.ofSeconds(Math.max(1, entered.timeoutSeconds())));
 	}
 
 	/** @return seconds a switch waits at most for a remote state */

@@ -290,6 +290,23 @@ public final class S3Client {
 	 */
 	public Map<String, Long> list(String prefix, int maxPages) throws IOException {
 		Map<String, Long> keys = new LinkedHashMap<>();
+		for (Listed o : listObjects(prefix, maxPages)) {
+			keys.put(o.key(), Long.valueOf(o.size()));
+		}
+		return keys;
+	}
+
+	/** One object of a listing: its key, size and the time the store last wrote it. */
+	public record Listed(String key, long size, Instant lastModified) {
+	}
+
+	/**
+	 * Lists the objects under a prefix (ListObjectsV2), at most {@code maxPages} pages of up to 1,000 keys.
+	 *
+	 * @return the objects in the store's (lexicographic) order
+	 */
+	public List<Listed> listObjects(String prefix, int maxPages) throws IOException {
+		List<Listed> objects = new ArrayList<>();
 		String token = null;
 		for (int page = 0; page < maxPages; page++) {
 			Map<String, String> query = new LinkedHashMap<>();
@@ -306,14 +323,23 @@ public final class S3Client {
 			NodeList contents = root.getElementsByTagName("Contents"); //$NON-NLS-1$
 			for (int i = 0; i < contents.getLength(); i++) {
 				Element c = (Element) contents.item(i);
-				keys.put(text(c, "Key"), Long.valueOf(text(c, "Size"))); //$NON-NLS-1$ //$NON-NLS-2$
+				objects.add(new Listed(text(c, "Key"), Long.parseLong(text(c, "Size")), modified(c))); //$NON-NLS-1$ //$NON-NLS-2$
 			}
 			if (!"true".equals(text(root, "IsTruncated"))) { //$NON-NLS-1$ //$NON-NLS-2$
 				break;
 			}
 			token = text(root, "NextContinuationToken"); //$NON-NLS-1$
 		}
-		return keys;
+		return objects;
+	}
+
+	/** @return the object's LastModified, or the epoch when the store gives none that parses */
+	private static Instant modified(Element contents) {
+		try {
+			return Instant.parse(text(contents, "LastModified")); //$NON-NLS-1$
+		} catch (RuntimeException e) {
+			return Instant.EPOCH;
+		}
 	}
 
 	public void delete(String key) throws IOException {

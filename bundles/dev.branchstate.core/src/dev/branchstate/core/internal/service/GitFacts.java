@@ -67,6 +67,21 @@ public final class GitFacts {
 	}
 
 	/** @return the commit id as messages show it: its first ten digits, "?" for none */
+	/**
+	 * @return whether a Git command is changing the index and the working tree now: it holds the index's lock file
+	 *         (a checkout, reset, merge, stash… in a terminal or another tool)
+	 */
+	static boolean commandRunning(Repository repository) {
+		File index = repository.isBare() ? null : repository.getIndexFile();
+		return index != null && Files.exists(index.toPath().resolveSibling(index.getName() + ".lock")); //$NON-NLS-1$
+	}
+
+	/** @return the commit HEAD names now, {@code null} when it names none */
+	static String head(Repository repository) throws IOException {
+		ObjectId head = repository.resolve(Constants.HEAD);
+		return head == null ? null : head.name();
+	}
+
 	public static String shortId(String commit) {
 		return commit == null ? "?" : commit.substring(0, Math.min(10, commit.length())); //$NON-NLS-1$
 	}

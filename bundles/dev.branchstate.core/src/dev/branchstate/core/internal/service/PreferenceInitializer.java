@@ -13,6 +13,7 @@ public final class PreferenceInitializer extends AbstractPreferenceInitializer {
 	public void initializeDefaultPreferences() {
 		IEclipsePreferences node = DefaultScope.INSTANCE.getNode(BranchstatePreferences.NODE);
 		node.putBoolean(BranchstatePreferences.AUTO_SWITCH, true);
+		node.putBoolean(BranchstatePreferences.SAVE_AHEAD, true);
 		node.put(BranchstatePreferences.BRANCH_PATTERNS, "*"); //$NON-NLS-1$
 		node.put(BranchstatePreferences.STORE_LOCATION, ""); //$NON-NLS-1$
 		node.putInt(BranchstatePreferences.DISK_BUDGET_MB, StateService.DEFAULT_BUDGET_MB);

@@ -24,11 +24,14 @@ import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import org.eclipse.osgi.util.NLS;
 
+import dev.branchstate.core.RemoteStoreCheck;
+import dev.branchstate.core.RemoteStoreSettings;
 import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateInfo;
 import dev.branchstate.core.internal.Log;
 import dev.branchstate.core.internal.Messages;
 import dev.branchstate.core.internal.remote.CompatibilityKey;
+import dev.branchstate.core.internal.remote.ConnectionCheck;
 import dev.branchstate.core.internal.remote.RemoteConfiguration;
 import dev.branchstate.core.internal.remote.RemoteSettings;
 import dev.branchstate.core.internal.remote.RemoteStates;
@@ -40,7 +43,8 @@ import dev.branchstate.core.internal.store.StateStore;
  * configured here (identity and compatibility key), publish, and fetch into the local store (with a FETCHED event).
  * <p>
  * A switch must never fail or wait long because of the remote store: after {@value #FAILURES_TO_GIVE_UP} failures in a
- * row the store is left alone until Eclipse restarts, with one warning in the Error Log.
+ * row the store is left alone until Eclipse restarts, with one warning in the Error Log and one
+ * {@link StateEvent.Kind#REMOTE_GIVEN_UP} event (the UI tells the user once).
  */
 public final class RemoteService {
 
@@ -174,6 +178,29 @@ public final class RemoteService {
 		}
 	}
 
+	/**
+	 * Tests the store entered: a listing and the newest manifest's signature. Its outcome does not count towards
+	 * giving the configured store up.
+	 */
+	public RemoteStoreCheck check(RemoteStoreSettings entered, IProgressMonitor monitor) throws CoreException {
+		SubMonitor progress = SubMonitor.convert(monitor, 1);
+		RemoteSettings settings;
+		try {
+			settings = RemoteConfiguration.of(entered);
+		} catch (IllegalArgumentException e) {
+			throw new CoreException(Status.error(NLS.bind(Messages.Remote_checkSettings, e.getMessage()), e));
+		}
+		progress.setTaskName(NLS.bind(Messages.Remote_checking, settings.describe()));
+		try {
+			return ConnectionCheck.run(new S3Client(settings));
+		} catch (IOException | IllegalArgumentException e) {
+			// IllegalArgumentException: the HTTP client refuses the URL made (a virtual-host name on an IP address)
+			throw new CoreException(Status.error(NLS.bind(Messages.Remote_failed, settings.describe(), e.getMessage()), e));
+		} finally {
+			progress.done();
+		}
+	}
+
 	private static BooleanSupplier canceled(IProgressMonitor monitor, Long deadlineNanos) {
 		return () -> monitor.isCanceled() || deadlineNanos != null && System.nanoTime() > deadlineNanos.longValue();
 	}
@@ -186,8 +213,11 @@ public final class RemoteService {
 		String where = settings().map(RemoteSettings::describe).orElse("?"); //$NON-NLS-1$
 		if (failuresInARow.incrementAndGet() >= FAILURES_TO_GIVE_UP && !givenUp) {
 			givenUp = true;
-			Log.warning(NLS.bind(Messages.Remote_givenUp, new Object[] { where,
-					Integer.valueOf(FAILURES_TO_GIVE_UP), e.getMessage() }));
+			String message = NLS.bind(Messages.Remote_givenUp, new Object[] { where,
+					Integer.valueOf(FAILURES_TO_GIVE_UP), e.getMessage() });
+			Log.warning(message);
+			service.fireEvent(new StateEvent(StateEvent.Kind.REMOTE_GIVEN_UP, null, null, null, message,
+					Status.warning(message, e), 0, 0, 0, Duration.ZERO));
 		}
 		return new CoreException(Status.error(NLS.bind(Messages.Remote_failed, where, e.getMessage()), e));
 	}

@@ -36,6 +36,7 @@ import dev.branchstate.archive.ExtractPlan;
 import dev.branchstate.core.BranchstatePreferences;
 import dev.branchstate.core.IStateContributor;
 import dev.branchstate.core.StateInfo;
+import dev.branchstate.core.internal.Laps;
 import dev.branchstate.core.internal.Log;
 import dev.branchstate.core.internal.Messages;
 import dev.branchstate.core.internal.Trace;
@@ -79,11 +80,14 @@ final class RestoreOperation {
 	private final Set<IProject> discarded = new LinkedHashSet<>();
 	/** Every planned folder was empty: their entries were left to be checked as they are written. */
 	private boolean intoEmptyFolders;
+	/** The restore's timing trace. */
+	private final Laps laps;
 
 	RestoreOperation(IWorkspace workspace, ContributorRegistry contributors, RestoreJournal journal,
 			ArchiveReader reader, StateInfo state, String currentCommit, Map<IProject, Set<IPath>> changed,
-			MultiStatus problems, int workers, BooleanSupplier canceled, KnownFiles knownFiles) {
+			MultiStatus problems, int workers, BooleanSupplier canceled, KnownFiles knownFiles, Laps laps) {
 		this.workspace = workspace;
+		this.laps = laps;
 		this.knownFiles = knownFiles;
 		this.contributors = contributors;
 		this.journal = journal;
@@ -172,11 +176,14 @@ final class RestoreOperation {
 	 */
 	void run(List<Selected> selected, SubMonitor monitor) throws CoreException {
 		SubMonitor steps = SubMonitor.convert(monitor, 100);
+		laps.lap("rule"); //$NON-NLS-1$
 		plan(selected, steps.split(5));
+		laps.lap("plan"); //$NON-NLS-1$
 		if (Trace.on(Trace.RESTORE)) {
 			tracePlan(selected);
 		}
 		check(selected, steps.split(35));
+		laps.lap("check"); //$NON-NLS-1$
 		monitor = steps.split(60);
 		List<IProject> projects = selected.stream().map(Selected::project).distinct().toList();
 		RestoreJournal.Entry entry;
@@ -185,6 +192,7 @@ final class RestoreOperation {
 		} catch (IOException e) {
 			throw new CoreException(Status.error(Messages.Service_restoreNotRecorded, e));
 		}
+		laps.lap("journal"); //$NON-NLS-1$
 		try {
 			write(selected, projects, monitor);
 		} catch (CoreException | RuntimeException e) {
@@ -195,6 +203,7 @@ final class RestoreOperation {
 			throw e;
 		}
 		close(entry, null);
+		laps.lap("journal closed"); //$NON-NLS-1$
 	}
 
 	/**
@@ -307,7 +316,9 @@ final class RestoreOperation {
 			Map<IProject, Set<String>> builderStates = new LinkedHashMap<>();
 			for (int i = 0; i < selected.size(); i++) {
 				Selected s = selected.get(i);
-				if (restore(s, contexts.get(i), work.split(1))) {
+				boolean restored = restore(s, contexts.get(i), work.split(1));
+				laps.lap(s.part().contributorId() + '@' + s.project().getName());
+				if (restored) {
 					if (!s.builders().isEmpty()) {
 						builderStates.computeIfAbsent(s.project(), p -> new LinkedHashSet<>()).addAll(s.builders());
 					}
@@ -330,11 +341,13 @@ final class RestoreOperation {
 					builderStates.keySet().forEach(RestoreOperation::rebuildInFull);
 				}
 			}
+			laps.lap("hand-off"); //$NON-NLS-1$
 			work.worked(1);
 			for (Map.Entry<IProject, Set<IPath>> e : changed.entrySet()) {
 				touched += touch(e.getKey(), e.getValue());
 				work.worked(1);
 			}
+			laps.lap("touched"); //$NON-NLS-1$
 		} catch (CoreException | RuntimeException e) {
 			// derived data may already be restored while the changed sources are not touched: remove it, and have
 			// the builders rebuild it in full, as if Branchstate were absent

@@ -36,7 +36,9 @@ import dev.branchstate.core.IStateContributor;
 import dev.branchstate.core.RestoreResult;
 import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateInfo;
+import dev.branchstate.core.internal.Laps;
 import dev.branchstate.core.internal.Messages;
+import dev.branchstate.core.internal.Trace;
 import dev.branchstate.core.internal.contributors.ContributorRegistry;
 import dev.branchstate.core.internal.contributors.ContributorRegistry.Descriptor;
 import dev.branchstate.core.internal.contributors.ContributorRegistry.Outcome;
@@ -74,9 +76,11 @@ final class RestoreRun {
 		SubMonitor sub = SubMonitor.convert(monitor,
 				NLS.bind(Messages.Service_restoring, dir, GitFacts.shortId(commitId)), 100);
 		start = System.nanoTime();
+		Laps laps = Laps.start("restore " + GitFacts.shortId(commitId)); //$NON-NLS-1$
 		ReentrantLock lock = service.lockOf(dir);
 		lock.lock();
 		try (Repository repository = GitFacts.open(dir)) {
+			laps.lap("repository"); //$NON-NLS-1$
 			branch = GitFacts.currentBranch(repository);
 			StateStore store = service.store();
 			Optional<StateInfo> found = store.find(dir, commitId);
@@ -87,10 +91,12 @@ final class RestoreRun {
 			StateInfo state = found.get();
 			ObjectId head = repository.resolve(Constants.HEAD);
 			String current = head == null ? null : head.name();
+			laps.lap("found"); //$NON-NLS-1$
 			MultiStatus problems = new MultiStatus(StateService.class, 0,
 					NLS.bind(Messages.Service_restoredPartly, dir, GitFacts.shortId(commitId)));
 			try (ArchiveReader reader = Archives.open(state.archive());
 					KnownFiles known = KnownFiles.lastUsed(store.states(dir), state, reader).orElse(null)) {
+				laps.lap("archive opened"); //$NON-NLS-1$
 				List<Selected> selected = select(reader, problems);
 				// a project built against other libraries, JDK or target platform than it is now is left to its
 				// builders (and what reads it, by the hand-off's rule)
@@ -106,14 +112,22 @@ final class RestoreRun {
 								start);
 					}
 				}
+				laps.lap("selected"); //$NON-NLS-1$
 				sub.worked(2);
 				long files = selected.stream().map(s -> s.part().prefix()).distinct().mapToLong(reader::fileCount)
 						.sum();
 				Map<String, String> dirtyAtSave = reader.entry(StateLayout.DIRTY).isPresent()
 						? ChangedPaths.decode(reader.readAllBytes(StateLayout.DIRTY, 256 << 20))
 						: ChangedPaths.unknownContent(state.dirtyPaths());
+				laps.lap("dirty at save"); //$NON-NLS-1$
 				Map<IProject, Set<IPath>> changed = changedPaths(repository, state, dirtyAtSave,
 						selected.stream().map(Selected::project).distinct().toList());
+				laps.lap("changed paths"); //$NON-NLS-1$
+				if (Trace.on(Trace.RESTORE)) {
+					changed.forEach((project, paths) -> Trace.trace(Trace.RESTORE, "restore of " //$NON-NLS-1$
+							+ GitFacts.shortId(commitId) + ": " + project.getName() + " differs from the state in " //$NON-NLS-1$ //$NON-NLS-2$
+							+ paths.stream().map(IPath::toPortableString).sorted().toList()));
+				}
 				Optional<String> unfollowable = RestoreOperation.unfollowable(changed);
 				if (unfollowable.isPresent()) {
 					throw events.skipped(dir, commitId, branch, NLS.bind(Messages.Service_notRestoredGone,
@@ -123,10 +137,12 @@ final class RestoreRun {
 				Set<IProject> handOff = RestoreOperation.handOffCandidates(selected, changed);
 				List<Selected> parts = selected.stream()
 						.filter(s -> s.builders().isEmpty() || handOff.contains(s.project())).toList();
+				laps.lap("unfollowable, hand-off"); //$NON-NLS-1$
 				sub.worked(3);
 				RestoreOperation operation = new RestoreOperation(workspace, contributors, service.restoreJournal(),
 						reader, state, current, changed, problems,
-						StateService.intPreference(BranchstatePreferences.WORKER_THREADS, 0), sub::isCanceled, known);
+						StateService.intPreference(BranchstatePreferences.WORKER_THREADS, 0), sub::isCanceled, known,
+						laps);
 				ISchedulingRule rule = MultiRule.combine(
 						parts.stream().map(Selected::project).distinct().toArray(ISchedulingRule[]::new));
 				try {
@@ -141,7 +157,9 @@ final class RestoreRun {
 				if (!parts.isEmpty() && operation.succeeded == 0) {
 					throw new CoreException(problems);
 				}
+				laps.lap("operation ended"); //$NON-NLS-1$
 				store.touch(state, Instant.now());
+				laps.lap("catalog"); //$NON-NLS-1$
 				sub.worked(5);
 				long written = operation.contexts.stream().mapToLong(c -> c.written.get()).sum();
 				long deleted = operation.contexts.stream().mapToLong(c -> c.deleted.get()).sum();
@@ -157,6 +175,7 @@ final class RestoreRun {
 				events.fire(new StateEvent(StateEvent.Kind.RESTORED, dir, commitId, branch, message,
 						problems.isOK() ? Status.OK_STATUS : problems, files, state.uncompressedSize(), touched,
 						duration));
+				laps.lap("told"); //$NON-NLS-1$
 				return new RestoreResult(state, files, written, deleted, touched, duration);
 			}
 		} catch (OperationCanceledException e) {
@@ -174,6 +193,7 @@ final class RestoreRun {
 			throw failed(String.valueOf(e.getMessage()), e);
 		} finally {
 			lock.unlock();
+			laps.end();
 		}
 	}
 

@@ -11,7 +11,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -39,6 +41,7 @@ import dev.branchstate.core.IStateContributor;
 import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateInfo;
 import dev.branchstate.core.internal.Log;
+import dev.branchstate.core.internal.Laps;
 import dev.branchstate.core.internal.Messages;
 import dev.branchstate.core.internal.build.BuildManagerAccess;
 import dev.branchstate.core.internal.contributors.ContributorRegistry;
@@ -98,12 +101,16 @@ final class SaveOperation {
 	StateInfo run(IProgressMonitor monitor) throws CoreException {
 		SubMonitor sub = SubMonitor.convert(monitor, NLS.bind(Messages.Service_saving, dir), 100);
 		start = System.nanoTime();
+		Laps laps = Laps.start("save " + GitFacts.shortId(commit)); //$NON-NLS-1$
 		ReentrantLock lock = service.lockOf(dir);
 		lock.lock();
 		try (Repository opened = GitFacts.open(dir)) {
 			repository = opened;
+			laps.lap("repository"); //$NON-NLS-1$
 			plan();
+			laps.lap("plan"); //$NON-NLS-1$
 			check();
+			laps.lap("check"); //$NON-NLS-1$
 			sub.worked(5);
 			StateStore store = service.store();
 			Path archive = store.newArchivePath(dir, commit);
@@ -113,6 +120,7 @@ final class SaveOperation {
 			// next start deletes (StateStore.cleanOrphans), while a running save's is kept
 			try (Closeable hold = Archives.hold(archive)) {
 				written = write(archive, sub.split(90));
+				laps.lap("written"); //$NON-NLS-1$
 				Optional<StateInfo> complete = completeStateOfTheCommit(store, written.info());
 				if (complete.isPresent()) {
 					Files.deleteIfExists(archive);
@@ -120,9 +128,12 @@ final class SaveOperation {
 							dir, GitFacts.shortId(commit), missingParts(complete.get(), written.info()) }), start);
 				}
 				added = store.add(written.info(), GitFacts.commitsInUse(repository), StateService.budgetBytes());
+				laps.lap("catalog"); //$NON-NLS-1$
 			}
 			sub.worked(5);
-			return finish(written, added);
+			StateInfo info = finish(written, added);
+			laps.lap("told"); //$NON-NLS-1$
+			return info;
 		} catch (OperationCanceledException e) {
 			throw events.canceled(Messages.Service_saveCanceled, dir, commit, branch, e, start);
 		} catch (CoreException e) {
@@ -134,6 +145,7 @@ final class SaveOperation {
 			throw failed(String.valueOf(e.getMessage()), e);
 		} finally {
 			lock.unlock();
+			laps.end();
 		}
 	}
 
@@ -187,7 +199,16 @@ final class SaveOperation {
 			String reason = split.leftOut().values().iterator().next();
 			throw events.skipped(dir, commit, branch, NLS.bind(Messages.Service_notBuilt, dir, reason), start);
 		}
-		dirty = ProjectPaths.relevant(ChangedPaths.dirty(repository), repository, split.complete(), contributors);
+		// the working tree as one Git command left it: a checkout running meanwhile would leave files of two commits in
+		// what is read, and the state would claim a build of sources it was not built from
+		String headBefore = GitFacts.head(repository);
+		boolean steady = !GitFacts.commandRunning(repository);
+		Set<String> dirtyNow = steady ? ChangedPaths.dirty(repository) : Set.of();
+		if (!steady || GitFacts.commandRunning(repository)
+				|| !Objects.equals(headBefore, GitFacts.head(repository))) {
+			throw events.skipped(dir, commit, branch, NLS.bind(Messages.Service_gitCommandRunning, dir), start);
+		}
+		dirty = ProjectPaths.relevant(dirtyNow, repository, split.complete(), contributors);
 	}
 
 	/**

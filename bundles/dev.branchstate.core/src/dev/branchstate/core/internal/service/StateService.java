@@ -43,6 +43,8 @@ import dev.branchstate.core.BranchstatePreferences;
 import dev.branchstate.core.IStateListener;
 import dev.branchstate.core.IStateService;
 import dev.branchstate.core.RestoreResult;
+import dev.branchstate.core.RemoteStoreCheck;
+import dev.branchstate.core.RemoteStoreSettings;
 import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateInfo;
 import dev.branchstate.core.internal.Log;
@@ -270,6 +272,12 @@ public final class StateService implements IStateService {
 		} catch (IOException | CoreException e) {
 			return IStateService.super.diskUsage();
 		}
+	}
+
+	@Override
+	public RemoteStoreCheck checkRemoteStore(RemoteStoreSettings settings, IProgressMonitor monitor)
+			throws CoreException {
+		return remote.check(settings, monitor);
 	}
 
 	@Override

@@ -44,6 +44,7 @@ import dev.branchstate.core.IStateListener;
 import dev.branchstate.core.IStateService;
 import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateEvent.Kind;
+import dev.branchstate.core.internal.Laps;
 import dev.branchstate.core.internal.Messages;
 import dev.branchstate.core.internal.Log;
 import dev.branchstate.core.internal.service.StateService;
@@ -147,7 +148,7 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 		}
 		trackJob.cancel();
 		for (TrackedRepository repository : distinctRepositories()) {
-			repository.completion.cancel();
+			repository.saveAhead.cancel();
 			repository.job.cancel();
 			try {
 				repository.job.join(10_000, null);
@@ -171,9 +172,9 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 		if (event.kind() == Kind.SAVED) {
 			repository.disk.savedBySomeone(event.commitId());
 			savedAtHead(repository, event.commitId());
-			repository.completion.saved(event.commitId(), event.status() == null || event.status().isOK());
+			repository.saveAhead.saved(event.commitId(), event.status() == null || event.status().isOK());
 		} else if (event.kind() == Kind.RESTORED) {
-			repository.completion.restored(event.commitId());
+			repository.saveAhead.restored(event.commitId());
 		}
 	}
 
@@ -352,6 +353,7 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 			reconcile();
 		}
 		for (TrackedRepository repository : distinctRepositories()) {
+			repository.saveAhead.userWork(); // the build first: a save ahead waits for its end
 			try {
 				check(repository, new NullProgressMonitor());
 			} catch (OperationCanceledException e) {
@@ -387,6 +389,9 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 				}
 				repository.disk.built(kind == IncrementalProjectBuilder.CLEAN_BUILD, now);
 				remember(repository);
+				if (repository.disk.derived() != null) {
+					repository.saveAhead.changed();
+				}
 			} finally {
 				repository.lock.unlock();
 			}
@@ -426,7 +431,7 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 						watcher.unwatch(repository.key);
 					}
 					repository.job.cancel();
-					repository.completion.cancel();
+					repository.saveAhead.cancel();
 					release(repository);
 				}
 			}
@@ -455,7 +460,8 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 		} catch (IOException e) {
 			canonicalKey = key;
 		}
-		TrackedRepository repository = new TrackedRepository(gitDir, key, canonicalKey, git, projects, this, protocol);
+		TrackedRepository repository = new TrackedRepository(gitDir, key, canonicalKey, git, projects, this, protocol,
+				!runsHeadlessApplication());
 		boolean movedWhileClosed = false;
 		// Watched before HEAD is read, and read under the repository's lock: a checkout at any moment is either in
 		// what is read here or reported by the watch to a check that waits for this lock (a checkout in a terminal
@@ -524,7 +530,9 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 	 * {@link #switchRule()} (the switch job) or runs in a PRE_BUILD listener.
 	 */
 	void check(TrackedRepository repository, IProgressMonitor monitor) {
+		Laps laps = Laps.start("switch of " + repository.displayName()); //$NON-NLS-1$
 		repository.lock.lock();
+		laps.lap("lock"); //$NON-NLS-1$
 		try {
 			if (repository.closed) {
 				return;
@@ -544,9 +552,11 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 				remember(repository);
 				return;
 			}
+			laps.lap("head"); //$NON-NLS-1$
 			switchStarting(repository);
+			laps.lap("contributors told"); //$NON-NLS-1$
 			try {
-				protocol.handle(repository, current, monitor);
+				protocol.handle(repository, current, laps, monitor);
 			} catch (OperationCanceledException e) {
 				String message = Messages.bind(Messages.Switch_canceled, repository.displayName(),
 						current.describe());
@@ -557,11 +567,39 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 			} finally {
 				repository.disk.switchHandled(current);
 				remember(repository);
+				if (current.equals(repository.disk.derived()) && !repository.disk.stored()) {
+					repository.saveAhead.changed(); // a commit carried the derived data: not stored yet
+				}
+				laps.lap("remembered"); //$NON-NLS-1$
 			}
 		} finally {
 			switchEnded(repository); // no switch is pending now (or HEAD went back before it was handled)
 			repository.lock.unlock();
+			laps.lap("contributors released"); //$NON-NLS-1$
+			laps.end();
 		}
+	}
+
+	/**
+	 * @return when a switch of the repository is pending, the jobs the contributors need to have run before it (see
+	 *         {@link dev.branchstate.core.IStateContributor#jobsBeforeSwitch}); none otherwise
+	 */
+	List<Job> jobsBeforeSwitch(TrackedRepository repository) {
+		if (!(states instanceof StateService service)) {
+			return List.of();
+		}
+		repository.lock.lock();
+		try {
+			Head current = repository.closed ? null : Head.read(repository.git);
+			if (current == null || repository.disk.handled() == null || repository.disk.isHandled(current)) {
+				return List.of();
+			}
+		} catch (IOException e) {
+			return List.of(); // the check says so
+		} finally {
+			repository.lock.unlock();
+		}
+		return service.contributors().jobsBeforeSwitch(repository.projects);
 	}
 
 	/**

@@ -9,7 +9,6 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 import org.eclipse.core.resources.IProject;
-import org.eclipse.core.resources.IResource;
 import org.eclipse.core.resources.ProjectScope;
 import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.IProgressMonitor;
@@ -31,6 +30,7 @@ import dev.branchstate.core.RestoreResult;
 import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateEvent.Kind;
 import dev.branchstate.core.StateInfo;
+import dev.branchstate.core.internal.Laps;
 import dev.branchstate.core.internal.Messages;
 import dev.branchstate.core.internal.Log;
 import dev.branchstate.core.internal.remote.RemoteConfiguration;
@@ -65,7 +65,7 @@ public final class SwitchProtocol {
 	 * Handles the move of HEAD from the HEAD handled last to {@code target}, telling the repository's
 	 * {@link DiskState} what happened to the derived data; the caller records {@code target} as handled.
 	 */
-	void handle(TrackedRepository repository, Head target, IProgressMonitor monitor) {
+	void handle(TrackedRepository repository, Head target, Laps laps, IProgressMonitor monitor) {
 		long start = System.nanoTime();
 		DiskState disk = repository.disk;
 		Head before = disk.handled();
@@ -96,14 +96,18 @@ public final class SwitchProtocol {
 				if (!disk.savedAheadFor(target)) {
 					saveLeft(repository, target, projects, start, saving);
 				}
+				laps.lap("save left"); //$NON-NLS-1$
 			} catch (CoreException e) {
 				// the state being left is lost, the one entered can still be restored
 				serviceFailed(e);
 			}
 			disk.savedAhead(target); // the refreshes below must not try to save again
 			List<StateInfo> stored = states.states(repository.gitDir);
+			laps.lap("states listed"); //$NON-NLS-1$
 			Object pick = picker.pick(repository.git, stored, target.commitId(), progress.split(5));
+			laps.lap("picked"); //$NON-NLS-1$
 			pick = nearerFromRemote(repository, target, pick, progress.split(15));
+			laps.lap("remote"); //$NON-NLS-1$
 			if (pick instanceof StatePicker.NoPick none) {
 				skipped(repository, target, start, Messages.bind(Messages.Switch_nothingRestored,
 						new Object[] { name, before.describe(), target.describe(), none.reason() }));
@@ -119,10 +123,8 @@ public final class SwitchProtocol {
 			}
 			// bring the workspace in sync with the checked-out tree first, so that data restored for resources the
 			// checkout created (markers on them) finds them, and builders see the sources that changed
-			SubMonitor refresh = progress.split(10).setWorkRemaining(projects.size());
-			for (IProject project : projects) {
-				project.refreshLocal(IResource.DEPTH_INFINITE, refresh.split(1));
-			}
+			CheckoutRefresh.run(repository.git, before.commitId(), target.commitId(), projects, progress.split(10));
+			laps.lap("refreshed"); //$NON-NLS-1$
 			disk.restoring();
 			RestoreResult result;
 			try {
@@ -131,6 +133,7 @@ public final class SwitchProtocol {
 				serviceFailed(e); // the data stays unknown: builders rebuild as if Branchstate were absent
 				return;
 			}
+			laps.lap("restored"); //$NON-NLS-1$
 			disk.restored(new Head(result.state() != null ? result.state().commitId() : state.commitId(),
 					target.branch()));
 		} catch (CoreException e) {

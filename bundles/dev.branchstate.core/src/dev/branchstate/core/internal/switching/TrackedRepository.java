@@ -23,8 +23,8 @@ final class TrackedRepository implements AutoCloseable {
 	final Repository git;
 	final ReentrantLock lock = new ReentrantLock();
 	final SwitchJob job;
-	/** Completes the partial state on disk once the IDE is idle. */
-	final CompletionJob completion;
+	/** Saves the state of the derived data on disk ahead of a switch, and completes a partial one. */
+	final SaveAheadJob saveAhead;
 
 	volatile List<IProject> projects;
 	/** What the derived data on disk is; its owner. */
@@ -34,14 +34,14 @@ final class TrackedRepository implements AutoCloseable {
 	Runnable switchEnds;
 
 	TrackedRepository(File gitDir, String key, String canonicalKey, Repository git, List<IProject> projects,
-			SwitchManager manager, SwitchProtocol protocol) {
+			SwitchManager manager, SwitchProtocol protocol, boolean saveAhead) {
 		this.gitDir = gitDir;
 		this.key = key;
 		this.canonicalKey = canonicalKey;
 		this.git = git;
 		this.projects = projects;
 		this.job = new SwitchJob(this, manager);
-		this.completion = new CompletionJob(this, protocol);
+		this.saveAhead = new SaveAheadJob(this, protocol, saveAhead);
 	}
 
 	/** @return the name shown to the user: the work tree's folder name, or the Git directory */

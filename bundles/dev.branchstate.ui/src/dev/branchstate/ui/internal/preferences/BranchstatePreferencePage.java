@@ -3,6 +3,7 @@ package dev.branchstate.ui.internal.preferences;
 import org.eclipse.swt.widgets.Composite;
 
 import dev.branchstate.core.BranchstatePreferences;
+import dev.branchstate.ui.internal.HelpContexts;
 import dev.branchstate.ui.internal.Messages;
 
 /**
@@ -12,13 +13,14 @@ import dev.branchstate.ui.internal.Messages;
 public class BranchstatePreferencePage extends WorkspacePreferencePage {
 
 	public BranchstatePreferencePage() {
-		super(Messages.Pref_description);
+		super(Messages.Pref_description, HelpContexts.PREFERENCE_PAGE);
 	}
 
 	@Override
 	protected void createFieldEditors() {
 		Composite parent = getFieldEditorParent();
 		addField(PreferenceFields.autoSwitch(parent));
+		addField(PreferenceFields.saveAhead(parent));
 		addField(PreferenceFields.branchPatterns(parent));
 		addField(PreferenceFields.derivedFolders(parent));
 		addField(PreferenceFields.storeLocation(parent));

@@ -27,6 +27,7 @@ import org.osgi.service.prefs.BackingStoreException;
 
 import dev.branchstate.core.BranchstatePreferences;
 import dev.branchstate.ui.BranchstateUI;
+import dev.branchstate.ui.internal.HelpContexts;
 import dev.branchstate.ui.internal.Messages;
 import dev.branchstate.ui.internal.UiLog;
 
@@ -112,6 +113,7 @@ public class BranchstatePropertyPage extends FieldEditorPreferencePage implement
 		note.setText(Messages.Prop_workspaceOnlyNote);
 		GridDataFactory.fillDefaults().span(2, 1).grab(true, false).hint(400, SWT.DEFAULT).indent(0, 8).applyTo(note);
 		updateEnablement();
+		HelpContexts.set(composite, HelpContexts.PROPERTY_PAGE);
 		return composite;
 	}
 

@@ -15,7 +15,8 @@ import dev.branchstate.core.BranchstatePreferences;
  */
 final class PreferenceDefaults {
 
-	static final String[] KEYS = { BranchstatePreferences.AUTO_SWITCH, BranchstatePreferences.BRANCH_PATTERNS,
+	static final String[] KEYS = { BranchstatePreferences.AUTO_SWITCH, BranchstatePreferences.SAVE_AHEAD,
+			BranchstatePreferences.BRANCH_PATTERNS,
 			BranchstatePreferences.STORE_LOCATION, BranchstatePreferences.DISK_BUDGET_MB,
 			BranchstatePreferences.COMPRESSION_LEVEL, BranchstatePreferences.WORKER_THREADS,
 			BranchstatePreferences.DERIVED_FOLDERS };
@@ -26,7 +27,7 @@ final class PreferenceDefaults {
 	/** The documented default of a key, as a string. */
 	static String documented(String key) {
 		return switch (key) {
-			case BranchstatePreferences.AUTO_SWITCH -> "true"; //$NON-NLS-1$
+			case BranchstatePreferences.AUTO_SWITCH, BranchstatePreferences.SAVE_AHEAD -> "true"; //$NON-NLS-1$
 			case BranchstatePreferences.BRANCH_PATTERNS -> "*"; //$NON-NLS-1$
 			case BranchstatePreferences.DISK_BUDGET_MB -> "10240"; //$NON-NLS-1$
 			case BranchstatePreferences.COMPRESSION_LEVEL -> "3"; //$NON-NLS-1$

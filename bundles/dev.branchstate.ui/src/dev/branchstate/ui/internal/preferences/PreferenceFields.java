@@ -23,6 +23,13 @@ final class PreferenceFields {
 		return new BooleanFieldEditor(BranchstatePreferences.AUTO_SWITCH, Messages.Pref_autoSwitch, parent);
 	}
 
+	static FieldEditor saveAhead(Composite parent) {
+		BooleanFieldEditor editor = new BooleanFieldEditor(BranchstatePreferences.SAVE_AHEAD, Messages.Pref_saveAhead,
+				parent);
+		editor.getDescriptionControl(parent).setToolTipText(Messages.Pref_saveAheadTip);
+		return editor;
+	}
+
 	static FieldEditor branchPatterns(Composite parent) {
 		StringFieldEditor editor = new CheckedStringFieldEditor(BranchstatePreferences.BRANCH_PATTERNS,
 				Messages.Pref_branchPatterns, parent, Validation::branchPatterns);

@@ -3,11 +3,13 @@ package dev.branchstate.ui.internal.preferences;
 import org.eclipse.core.runtime.preferences.InstanceScope;
 import org.eclipse.jface.preference.FieldEditorPreferencePage;
 import org.eclipse.jface.preference.IPreferenceStore;
+import org.eclipse.swt.widgets.Composite;
 import org.eclipse.ui.IWorkbench;
 import org.eclipse.ui.IWorkbenchPreferencePage;
 import org.eclipse.ui.preferences.ScopedPreferenceStore;
 
 import dev.branchstate.core.BranchstatePreferences;
+import dev.branchstate.ui.internal.HelpContexts;
 
 /**
  * A page of Branchstate's workspace-wide preferences (instance scope of node {@link BranchstatePreferences#NODE}),
@@ -15,9 +17,18 @@ import dev.branchstate.core.BranchstatePreferences;
  */
 abstract class WorkspacePreferencePage extends FieldEditorPreferencePage implements IWorkbenchPreferencePage {
 
-	WorkspacePreferencePage(String description) {
+	private final String helpContextId;
+
+	WorkspacePreferencePage(String description, String helpContextId) {
 		super(GRID);
 		setDescription(description);
+		this.helpContextId = helpContextId;
+	}
+
+	@Override
+	public void createControl(Composite parent) {
+		super.createControl(parent);
+		HelpContexts.set(getControl(), helpContextId);
 	}
 
 	@Override

@@ -57,6 +57,7 @@ import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateInfo;
 import dev.branchstate.ui.BranchstateUI;
 import dev.branchstate.ui.internal.Formats;
+import dev.branchstate.ui.internal.HelpContexts;
 import dev.branchstate.ui.internal.Messages;
 import dev.branchstate.ui.internal.StateEventNotifier;
 import dev.branchstate.ui.internal.StateServices;
@@ -164,6 +165,7 @@ public final class BranchStatesView extends ViewPart {
 			}
 		});
 		getSite().setSelectionProvider(viewer);
+		HelpContexts.set(parent, HelpContexts.BRANCH_STATES_VIEW);
 
 		StateServices.subscribe(subscriber);
 		updateBanner();

@@ -14,12 +14,14 @@ import java.util.Map;
 import java.util.Optional;
 
 import org.eclipse.core.resources.IProject;
+import org.eclipse.core.runtime.IStatus;
 import org.eclipse.core.runtime.NullProgressMonitor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.branchstate.core.IStateListener;
 import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateInfo;
 import dev.branchstate.core.internal.remote.ManifestSigner;
@@ -159,13 +161,33 @@ class RemoteSwitchTest {
 		assertEqualToCleanBuild(ci, "feat");
 		assertThat(took).isLessThan(Duration.ofSeconds(30));
 
-		// the switch's lookup failed once; two more failures and the store is left alone for the session
+		// the switch's lookup failed once; two more failures and the store is left alone for the session, which the
+		// user is told once (the UI shows REMOTE_GIVEN_UP as a notice), not at every failure after it
 		assertThat(remote.usableForSwitch()).isTrue();
-		for (int i = 0; i < 2; i++) {
+		List<StateEvent> givenUp = new java.util.concurrent.CopyOnWriteArrayList<>();
+		IStateListener listener = e -> {
+			if (e.kind() == StateEvent.Kind.REMOTE_GIVEN_UP) {
+				givenUp.add(e);
+			}
+		};
+		harness.service.addStateListener(listener);
+		try {
+			for (int i = 0; i < 2; i++) {
+				assertThatThrownBy(() -> remote.publishedCommits(ci.git.getRepository(), ci.gitDir()))
+						.hasMessageContaining("127.0.0.1:" + port);
+			}
+			assertThat(remote.usableForSwitch()).as("given up after three failures in a row").isFalse();
+			assertThat(givenUp).hasSize(1);
+			assertThat(givenUp.get(0).message()).contains("127.0.0.1:" + port).contains("3 times in a row")
+					.contains("until Eclipse restarts");
+			assertThat(givenUp.get(0).status().getSeverity()).isEqualTo(IStatus.WARNING);
+
 			assertThatThrownBy(() -> remote.publishedCommits(ci.git.getRepository(), ci.gitDir()))
 					.hasMessageContaining("127.0.0.1:" + port);
+			assertThat(givenUp).as("told once per session").hasSize(1);
+		} finally {
+			harness.service.removeStateListener(listener);
 		}
-		assertThat(remote.usableForSwitch()).as("given up after three failures in a row").isFalse();
 	}
 
 	private RemoteStates.Published publish(KeyPair key, String commit) throws Exception {
