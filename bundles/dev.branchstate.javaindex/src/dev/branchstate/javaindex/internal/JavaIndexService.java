@@ -271,25 +271,15 @@ public final class JavaIndexService implements IJavaIndex, IResourceChangeListen
 					return Status.OK_STATUS;
 				}
 				name = pending.keySet().iterator().next();
+				work = pending.remove(name);
+				running.put(name, work);
 			}
 			if (monitor.isCanceled()) {
 				return Status.CANCEL_STATUS;
 			}
 			IProject project = workspace.getRoot().getProject(name);
-			// before the work is taken: a restore that holds the project may make it moot (see restore)
 			try {
 				waitForWorkspaceOperations(project, monitor);
-			} catch (OperationCanceledException e) {
-				return Status.CANCEL_STATUS; // the work stays queued
-			}
-			synchronized (pending) {
-				work = pending.remove(name);
-				if (work == null) {
-					continue;
-				}
-				running.put(name, work);
-			}
-			try {
 				if (work.full) {
 					indexFull(project, monitor);
 				} else {
@@ -311,9 +301,8 @@ public final class JavaIndexService implements IJavaIndex, IResourceChangeListen
 
 	/**
 	 * Waits while a job holds a rule that contains the project, e.g. Branchstate's switch job (workspace root and
-	 * build rule) restoring the index that these changes came with: the restore then takes the queued work it made
-	 * moot, and what is left finds the restored hashes and parses nothing. The rule is released at once: parsing runs
-	 * without one and never blocks the workspace.
+	 * build rule) restoring the index that these changes came with: indexing then finds the restored hashes and
+	 * parses nothing. The rule is released at once: parsing runs without one and never blocks the workspace.
 	 */
 	private static void waitForWorkspaceOperations(IProject project, IProgressMonitor monitor) {
 		if (Job.getJobManager().currentRule() != null) {
@@ -675,14 +664,6 @@ public final class JavaIndexService implements IJavaIndex, IResourceChangeListen
 		}
 		try {
 			IndexUpdate update = index(project, changed, Cause.RESTORE, progress.split(1));
-			synchronized (pending) {
-				// the paths the checkout's refresh queued: the restored store and the changed paths just indexed are
-				// the working tree's now (a full pass still queued stays)
-				Pending queued = pending.get(project.getName());
-				if (queued != null && !queued.full) {
-					pending.remove(project.getName());
-				}
-			}
 			lastRestore.put(project.getName(), new RestoreStats(extracted.written().size(),
 					extracted.deleted().size(), extracted.unchanged(), update,
 					Duration.ofNanos(System.nanoTime() - start)));
