@@ -3,8 +3,10 @@ package dev.branchstate.core;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.runtime.IPath;
@@ -31,6 +33,26 @@ public interface IRestoreContext {
 	 *         clean state.
 	 */
 	Set<IPath> changedPaths();
+
+	/**
+	 * @return when the working tree was compared with the state to find {@link #changedPaths()} (taken just before
+	 *         the comparison began), {@code null} when not known. A file of {@link #changedPathsCoverage covered} path
+	 *         whose last change is older than that, by its inode change time (which no tool can set back), has the
+	 *         content the comparison saw: the state's where it is not among the changed paths.
+	 */
+	default Instant changedPathsComparedAt() {
+		return null;
+	}
+
+	/**
+	 * @return whether the comparison behind {@link #changedPaths()} looked at a project-relative path: Git tracks it,
+	 *         or it is an untracked file Git does not ignore. A file Git ignores may differ from the state without
+	 *         being among the changed paths. The test may be kept and asked after the restore (Git's index is read
+	 *         when it is first asked).
+	 */
+	default Predicate<IPath> changedPathsCoverage() {
+		return path -> false;
+	}
 
 	/** @return the names this contributor wrote for this project, sorted */
 	List<String> entryNames();

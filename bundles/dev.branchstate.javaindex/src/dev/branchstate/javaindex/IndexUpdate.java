@@ -14,10 +14,12 @@ import org.eclipse.core.runtime.IPath;
  * @param parsed    project-relative paths of the compilation units parsed (their content hash was new)
  * @param removed   project-relative paths of the compilation units dropped from the index
  * @param unchanged compilation units looked at whose content hash had not changed (not parsed)
+ * @param vouched   of the unchanged ones, those not even read: the last restore compared the working tree with its
+ *                  state and found them equal, and they have not changed since
  * @param duration  wall time of the pass
  */
 public record IndexUpdate(IProject project, Cause cause, List<IPath> parsed, List<IPath> removed, int unchanged,
-		Duration duration) {
+		int vouched, Duration duration) {
 
 	/** Why an indexing pass ran. */
 	public enum Cause {

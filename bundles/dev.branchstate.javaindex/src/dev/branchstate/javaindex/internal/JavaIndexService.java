@@ -88,6 +88,8 @@ public final class JavaIndexService implements IJavaIndex, IResourceChangeListen
 	private final Path root;
 	private final ProjectIndex.Layout layout;
 	private final Map<String, ProjectIndex> indexes = new ConcurrentHashMap<>();
+	/** Project name → what its last restore vouches for (see {@link RestoredBaseline}). */
+	private final Map<String, RestoredBaseline> baselines = new ConcurrentHashMap<>();
 	/** project name → work not started yet; guards itself and {@link #running} */
 	private final Map<String, Pending> pending = new LinkedHashMap<>();
 	/** project name → work the job has taken and not finished */
@@ -324,12 +326,14 @@ public final class JavaIndexService implements IJavaIndex, IResourceChangeListen
 	private void indexFull(IProject project, IProgressMonitor monitor) throws CoreException, IOException {
 		if (!project.exists()) {
 			ProjectIndex gone = indexes.remove(project.getName());
+			baselines.remove(project.getName());
 			Path dir = gone != null ? gone.directory : directoryOf(project);
 			ProjectIndex.deleteTree(dir);
 			return;
 		}
 		if (!project.isOpen()) {
 			ProjectIndex closedIndex = indexes.remove(project.getName());
+			baselines.remove(project.getName());
 			if (closedIndex != null) {
 				closedIndex.lock.lock();
 				try {
@@ -413,12 +417,19 @@ public final class JavaIndexService implements IJavaIndex, IResourceChangeListen
 		List<String> removed = new ArrayList<>();
 		List<Path> candidates = new ArrayList<>();
 		List<String> candidatePaths = new ArrayList<>();
+		// the work a checkout's refresh queued after a restore: mostly files whose restored hash is right
+		RestoredBaseline baseline = cause == Cause.DELTA ? baselines.get(project.getName()) : null;
+		int vouched = 0;
 		for (String path : paths) {
 			IFile file = project.getFile(path);
 			IPath location = file.getLocation();
 			// on disk, not in the workspace tree: after a restore the checkout may not have been refreshed yet
 			if (location != null && path.endsWith(".java") && Files.isRegularFile(location.toPath()) //$NON-NLS-1$
 					&& !isDerived(file)) {
+				if (baseline != null && known.get(path) != null && baseline.vouchesFor(path, location.toPath())) {
+					vouched++;
+					continue;
+				}
 				candidates.add(location.toPath());
 				candidatePaths.add(path);
 			} else if (known.get(path) != null) {
@@ -479,7 +490,7 @@ public final class JavaIndexService implements IJavaIndex, IResourceChangeListen
 		progress.worked(1);
 		IndexUpdate update = new IndexUpdate(project, cause,
 				parsed.keySet().stream().sorted().map(IPath::fromPortableString).toList(),
-				removed.stream().sorted().map(IPath::fromPortableString).toList(), unchanged.get(),
+				removed.stream().sorted().map(IPath::fromPortableString).toList(), unchanged.get() + vouched, vouched,
 				Duration.ofNanos(System.nanoTime() - start));
 		for (Consumer<IndexUpdate> listener : listeners) {
 			try {
@@ -611,11 +622,13 @@ public final class JavaIndexService implements IJavaIndex, IResourceChangeListen
 	 * Restores the project's store from a state (only files that differ are written; files the state does not have
 	 * are deleted), reloads the tables for the files written, then indexes the changed paths handed over and the
 	 * work that was queued when the state was saved. On failure the store is wiped and a full pass scheduled: the
-	 * index is rebuilt as if never restored.
+	 * index is rebuilt as if never restored. Then the work the checkout's refresh queued reads only the files that
+	 * changed since the restore compared the working tree ({@link RestoredBaseline}).
 	 */
 	void restore(IRestoreContext context, IProgressMonitor monitor) throws CoreException {
 		long start = System.nanoTime();
 		IProject project = context.project();
+		baselines.remove(project.getName()); // until this restore is done
 		SubMonitor progress = SubMonitor.convert(monitor, 3);
 		ProjectIndex index;
 		try {
@@ -664,6 +677,10 @@ public final class JavaIndexService implements IJavaIndex, IResourceChangeListen
 		}
 		try {
 			IndexUpdate update = index(project, changed, Cause.RESTORE, progress.split(1));
+			RestoredBaseline baseline = RestoredBaseline.of(context);
+			if (baseline != null) {
+				baselines.put(project.getName(), baseline);
+			}
 			lastRestore.put(project.getName(), new RestoreStats(extracted.written().size(),
 					extracted.deleted().size(), extracted.unchanged(), update,
 					Duration.ofNanos(System.nanoTime() - start)));
@@ -684,6 +701,7 @@ public final class JavaIndexService implements IJavaIndex, IResourceChangeListen
 	}
 
 	private void fail(IProject project, ProjectIndex index) {
+		baselines.remove(project.getName());
 		index.lock.lock();
 		try {
 			index.wipe();

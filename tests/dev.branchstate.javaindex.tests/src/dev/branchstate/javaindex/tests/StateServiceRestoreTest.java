@@ -178,6 +178,77 @@ class StateServiceRestoreTest {
 		}
 	}
 
+	/**
+	 * After an exact restore, the work the checkout's refresh queues reads only what changed since the restore
+	 * compared the working tree: a file edited and one deleted after it, and a file Git ignores (never compared),
+	 * edited before it. Every other queued file keeps its restored hash unread, and the index equals a fresh one.
+	 */
+	@Test
+	void afterARestoreTheCheckoutsQueuedWorkReadsOnlyWhatTheRestoreDidNotCompare(@TempDir Path temp)
+			throws Exception {
+		Path work = temp.resolve("repo");
+		Files.createDirectories(work);
+		try (Git git = Git.init().setInitialBranch("A").setDirectory(work.toFile()).call()) {
+			IProjectDescription description = WORKSPACE.newProjectDescription("lang-vouched");
+			description.setLocation(IPath.fromPath(work));
+			IProject project = WORKSPACE.getRoot().getProject("lang-vouched");
+			project.create(description, null);
+			project.open(null);
+			Path src = work.resolve("src");
+			String ignored = "src/org/apache/commons/lang3/GeneratedProbe.java";
+			Files.writeString(work.resolve(".gitignore"), "GeneratedProbe.java\n");
+			Sources.sync(src, Sources.jar("old"));
+			commit(git, project, "A");
+			git.checkout().setCreateBranch(true).setName("B").call();
+			Sources.sync(src, Sources.jar("new"));
+			Files.writeString(work.resolve(ignored),
+					"package org.apache.commons.lang3;\npublic class GeneratedProbe { void before() { } }\n");
+			RevCommit b = commit(git, project, "B");
+			File gitDir = git.getRepository().getDirectory();
+			states.save(gitDir, new NullProgressMonitor());
+			git.checkout().setName("A").call();
+			settle(project);
+
+			List<IndexUpdate> updates = new CopyOnWriteArrayList<>();
+			Consumer recorder = new Consumer(updates);
+			String edited = "src/org/apache/commons/lang3/BooleanUtils.java";
+			String deleted = "src/org/apache/commons/lang3/Range.java";
+			index.addListener(recorder);
+			try {
+				git.checkout().setName("B").call();
+				// the ignored file changes where the restore does not look
+				Files.writeString(work.resolve(ignored),
+						"package org.apache.commons.lang3;\npublic class GeneratedProbe { void edited() { } }\n");
+				// orders the checkout's writes before the restore's comparison by more than the 50 ms the index allows
+				// for the file system's coarse clock (an order, not a verdict on time)
+				Thread.sleep(250);
+				RestoreResult restored = states.restore(gitDir, b.name(), new NullProgressMonitor());
+				assertThat(restored.changedSources()).isZero();
+				Path file = work.resolve(edited);
+				String text = Files.readString(file, StandardCharsets.UTF_8);
+				Files.writeString(file, text.substring(0, text.lastIndexOf('}'))
+						+ "    public static boolean vouchedProbe() { return true; }\n}\n", StandardCharsets.UTF_8);
+				Files.delete(work.resolve(deleted));
+				settle(project);
+			} finally {
+				index.removeListener(recorder);
+			}
+			List<IndexUpdate> queued = updates.stream().filter(u -> u.cause() == Cause.DELTA).toList();
+			assertThat(queued.stream().flatMap(u -> u.parsed().stream()).map(IPath::toString))
+					.containsExactlyInAnyOrder(edited, ignored);
+			assertThat(queued.stream().flatMap(u -> u.removed().stream()).map(IPath::toString))
+					.containsExactly(deleted);
+			int vouched = queued.stream().mapToInt(IndexUpdate::vouched).sum();
+			assertThat(vouched).as("files of the checkout left unread").isGreaterThan(10)
+					.isEqualTo(queued.stream().mapToInt(IndexUpdate::unchanged).sum());
+			assertThat(index.declarations(project, "vouchedProbe")).hasSize(1);
+			assertThat(index.declarations(project, "edited")).hasSize(1);
+			assertThat(index.declarations(project, "Range")).isEmpty();
+			assertThat(index.dump(project)).isEqualTo(freshDump(project, temp.resolve("fresh")));
+			project.delete(false, true, null);
+		}
+	}
+
 	@Test
 	void workTheIndexerHadNotDoneWhenTheStateWasSavedIsDoneAfterTheRestore(@TempDir Path temp) throws Exception {
 		Path work = temp.resolve("repo");

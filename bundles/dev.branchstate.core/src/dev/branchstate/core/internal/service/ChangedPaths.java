@@ -47,15 +47,15 @@ final class ChangedPaths {
 
 	/**
 	 * @param dirtyAtSave path → content id at save time ({@link #ABSENT} for a deleted file)
+	 * @param dirtyNow    the paths dirty in the working tree now ({@link #dirty})
 	 */
-	static Set<String> compute(Repository repository, String stateCommit, Map<String, String> dirtyAtSave)
-			throws IOException {
+	static Set<String> compute(Repository repository, String stateCommit, Map<String, String> dirtyAtSave,
+			Set<String> dirtyNow) throws IOException {
 		ObjectId head = repository.resolve(Constants.HEAD);
 		ObjectId state = ObjectId.fromString(stateCommit);
 		// one walk over the two trees gives, for every path that differs, its blob in the state's commit and in HEAD
 		Map<String, String> inState = new HashMap<>();
 		Map<String, String> inHead = new HashMap<>();
-		Set<String> dirtyNow = dirty(repository);
 		Set<String> others = new TreeSet<>(dirtyNow);
 		others.addAll(dirtyAtSave.keySet());
 		try (RevWalk walk = new RevWalk(repository)) {

@@ -3,6 +3,7 @@ package dev.branchstate.core.internal.service;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -10,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.runtime.IPath;
@@ -30,6 +32,7 @@ final class RestoreContext implements IRestoreContext {
 	private final String currentCommitId;
 	private final int dataVersion;
 	private final Set<IPath> changedPaths;
+	private final WorkingTreeComparison comparison;
 	private final int workers;
 	private final BooleanSupplier canceled;
 	/** The state's data size as the catalog knows it (for a fetched state: as its signed manifest declares). */
@@ -43,8 +46,8 @@ final class RestoreContext implements IRestoreContext {
 	private final KnownFiles knownFiles;
 
 	RestoreContext(ArchiveReader reader, StateLayout.Part part, IProject project, String stateCommitId,
-			String currentCommitId, Set<IPath> changedPaths, int workers, long maxTotalSize, BooleanSupplier canceled,
-			KnownFiles knownFiles) {
+			String currentCommitId, Set<IPath> changedPaths, WorkingTreeComparison comparison, int workers,
+			long maxTotalSize, BooleanSupplier canceled, KnownFiles knownFiles) {
 		this.reader = reader;
 		this.knownFiles = knownFiles;
 		this.prefix = part.prefix();
@@ -53,6 +56,7 @@ final class RestoreContext implements IRestoreContext {
 		this.currentCommitId = currentCommitId;
 		this.dataVersion = part.version();
 		this.changedPaths = Set.copyOf(changedPaths);
+		this.comparison = comparison;
 		this.workers = workers;
 		this.maxTotalSize = maxTotalSize;
 		this.canceled = canceled;
@@ -81,6 +85,18 @@ final class RestoreContext implements IRestoreContext {
 	@Override
 	public Set<IPath> changedPaths() {
 		return changedPaths;
+	}
+
+	@Override
+	public Instant changedPathsComparedAt() {
+		return comparison == null ? null : comparison.at();
+	}
+
+	@Override
+	public Predicate<IPath> changedPathsCoverage() {
+		WorkingTreeComparison c = comparison;
+		IProject p = project;
+		return c == null ? path -> false : path -> c.compared(p, path);
 	}
 
 	@Override

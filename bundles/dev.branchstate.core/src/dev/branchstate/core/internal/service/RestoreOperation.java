@@ -68,6 +68,8 @@ final class RestoreOperation {
 	private final StateInfo state;
 	private final String currentCommit;
 	private final Map<IProject, Set<IPath>> changed;
+	/** The comparison of the working tree that found {@link #changed}. */
+	private final WorkingTreeComparison comparison;
 	private final MultiStatus problems;
 	private final int workers;
 	private final BooleanSupplier canceled;
@@ -85,7 +87,7 @@ final class RestoreOperation {
 
 	RestoreOperation(IWorkspace workspace, ContributorRegistry contributors, RestoreJournal journal,
 			ArchiveReader reader, StateInfo state, String currentCommit, Map<IProject, Set<IPath>> changed,
-			MultiStatus problems, int workers, BooleanSupplier canceled, KnownFiles knownFiles, Laps laps) {
+			WorkingTreeComparison comparison, MultiStatus problems, int workers, BooleanSupplier canceled, KnownFiles knownFiles, Laps laps) {
 		this.workspace = workspace;
 		this.laps = laps;
 		this.knownFiles = knownFiles;
@@ -95,6 +97,7 @@ final class RestoreOperation {
 		this.state = state;
 		this.currentCommit = currentCommit;
 		this.changed = changed;
+		this.comparison = comparison;
 		this.problems = problems;
 		this.workers = workers;
 		this.canceled = canceled;
@@ -225,8 +228,8 @@ final class RestoreOperation {
 		monitor.setWorkRemaining(Math.max(1, selected.size()));
 		for (Selected s : selected) {
 			RestoreContext context = new RestoreContext(reader, s.part(), s.project(), state.commitId(),
-					currentCommit, changed.getOrDefault(s.project(), Set.of()), workers, totalBound(), canceled,
-					knownFiles);
+					currentCommit, changed.getOrDefault(s.project(), Set.of()), comparison, workers,
+					totalBound(), canceled, knownFiles);
 			contexts.add(context);
 			Outcome<Map<String, Path>> targets = ContributorRegistry
 					.safely(() -> s.contributor().extractionTargets(context));

@@ -62,6 +62,8 @@ final class RestoreRun {
 	private final String commitId;
 	private String branch;
 	private long start;
+	/** How the working tree was compared with the state (set with the changed paths). */
+	private WorkingTreeComparison comparison;
 
 	RestoreRun(StateService service, IWorkspace workspace, StateEvents events, File gitDir, String commitId) {
 		this.service = service;
@@ -140,7 +142,7 @@ final class RestoreRun {
 				laps.lap("unfollowable, hand-off"); //$NON-NLS-1$
 				sub.worked(3);
 				RestoreOperation operation = new RestoreOperation(workspace, contributors, service.restoreJournal(),
-						reader, state, current, changed, problems,
+						reader, state, current, changed, comparison, problems,
 						StateService.intPreference(BranchstatePreferences.WORKER_THREADS, 0), sub::isCanceled, known,
 						laps);
 				ISchedulingRule rule = MultiRule.combine(
@@ -234,11 +236,15 @@ final class RestoreRun {
 		return result;
 	}
 
+	/** Sets {@link #comparison}. */
 	private Map<IProject, Set<IPath>> changedPaths(Repository repository, StateInfo state,
 			Map<String, String> dirtyAtSave, List<IProject> projects) throws CoreException {
 		Set<String> changed;
 		try {
-			changed = ChangedPaths.compute(repository, state.commitId(), dirtyAtSave);
+			Instant at = Instant.now(); // before the working tree is read
+			Set<String> dirtyNow = ChangedPaths.dirty(repository);
+			changed = ChangedPaths.compute(repository, state.commitId(), dirtyAtSave, dirtyNow);
+			comparison = new WorkingTreeComparison(at, dirtyNow, repository, projects);
 		} catch (IOException | RuntimeException e) {
 			throw new CoreException(Status.error(NLS.bind(Messages.Service_changedPathsFailed, state.commitId()), e));
 		}
