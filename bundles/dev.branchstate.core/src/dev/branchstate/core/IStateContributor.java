@@ -10,6 +10,7 @@ import org.eclipse.core.resources.IProject;
 import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.IPath;
 import org.eclipse.core.runtime.IProgressMonitor;
+import org.eclipse.core.runtime.jobs.Job;
 
 /**
  * Provides one kind of derived data of a project (build output, an index, markers, a model) to Branchstate.
@@ -171,5 +172,16 @@ public interface IStateContributor {
 	/** The switch that {@link #switchStarting} announced is handled: release what it holds. Nothing by default. */
 	default void switchEnded(List<IProject> projects) {
 		// nothing held
+	}
+
+	/**
+	 * Jobs of the contributor's model that must have run before a switch of {@code projects} touches the workspace:
+	 * typically the model's start-up job that hands it the changes made while it was not running (JDT's "Processing
+	 * Java changes since last activation"), which would otherwise hand it the checkout's change once more after the
+	 * switch, and have its indexer redo what the restore made moot. May start the model. The switch's job waits until
+	 * they are done, without holding its scheduling rule (they usually need it). None by default.
+	 */
+	default List<Job> jobsBeforeSwitch(List<IProject> projects) {
+		return List.of();
 	}
 }

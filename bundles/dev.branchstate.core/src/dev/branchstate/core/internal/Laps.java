@@ -10,11 +10,15 @@ public final class Laps {
 	private static final Laps OFF = new Laps(null);
 
 	private final StringBuilder line;
+	/** Where the name of the work ends in {@link #line} (a name may hold a colon: a Windows path). */
+	private final int nameEnd;
 	private final long start;
 	private long last;
+	private boolean lapped;
 
 	private Laps(String what) {
 		this.line = what == null ? null : new StringBuilder(what);
+		this.nameEnd = what == null ? 0 : what.length();
 		this.start = System.nanoTime();
 		this.last = start;
 	}
@@ -30,7 +34,8 @@ public final class Laps {
 			return;
 		}
 		long now = System.nanoTime();
-		line.append(line.indexOf(":") < 0 ? ": " : ", ").append(name).append(' ').append((now - last) / 1_000_000); //$NON-NLS-1$ //$NON-NLS-2$
+		line.append(lapped ? ", " : ": ").append(name).append(' ').append((now - last) / 1_000_000); //$NON-NLS-1$ //$NON-NLS-2$
+		lapped = true;
 		last = now;
 	}
 
@@ -40,8 +45,7 @@ public final class Laps {
 			return;
 		}
 		long total = (System.nanoTime() - start) / 1_000_000;
-		int colon = line.indexOf(":"); //$NON-NLS-1$
-		line.insert(colon < 0 ? line.length() : colon, " " + total + " ms"); //$NON-NLS-1$ //$NON-NLS-2$
+		line.insert(nameEnd, " " + total + " ms"); //$NON-NLS-1$ //$NON-NLS-2$
 		Trace.trace(Trace.TIMING, line.toString());
 	}
 }

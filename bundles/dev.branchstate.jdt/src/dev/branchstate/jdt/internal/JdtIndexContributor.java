@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import org.eclipse.core.resources.IFile;
@@ -13,6 +14,7 @@ import org.eclipse.core.runtime.ILog;
 import org.eclipse.core.runtime.IPath;
 import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.Status;
+import org.eclipse.core.runtime.jobs.Job;
 import org.eclipse.jdt.core.IJavaProject;
 import org.eclipse.jdt.core.JavaCore;
 import org.eclipse.jdt.internal.core.JavaModelManager;
@@ -120,6 +122,19 @@ public final class JdtIndexContributor implements IStateContributor {
 	@Override
 	public void switchEnded(List<IProject> projects) {
 		JavaModelManager.getIndexManager().enable();
+	}
+
+	/**
+	 * JDT's start-up job that hands it the resource changes since it last ran ("Processing Java changes since last
+	 * activation", scheduled when JDT starts; starting JDT here if it is not running yet): run after the switch, it
+	 * would hand JDT's indexer the checkout's change a second time, after the restore discarded the first, and JDT
+	 * would index again every file the checkout changed.
+	 */
+	@Override
+	public List<Job> jobsBeforeSwitch(List<IProject> projects) {
+		JavaModelManager.getJavaModelManager(); // JDT starts, if it was not running
+		String name = org.eclipse.jdt.internal.core.util.Messages.savedState_jobName;
+		return Arrays.stream(Job.getJobManager().find(null)).filter(job -> name.equals(job.getName())).toList();
 	}
 
 	/** @return whether a change of the file may change which files JDT indexes, or how: the classpath, settings */

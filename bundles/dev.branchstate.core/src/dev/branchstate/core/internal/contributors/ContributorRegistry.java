@@ -20,6 +20,7 @@ import org.eclipse.core.runtime.ISafeRunnable;
 import org.eclipse.core.runtime.OperationCanceledException;
 import org.eclipse.core.runtime.SafeRunner;
 import org.eclipse.core.runtime.Status;
+import org.eclipse.core.runtime.jobs.Job;
 import org.eclipse.osgi.util.NLS;
 
 import dev.branchstate.core.IStateContributor;
@@ -183,6 +184,24 @@ public final class ContributorRegistry implements IRegistryEventListener {
 			}));
 		}
 		return () -> told.forEach(contributor -> SafeRunner.run(() -> contributor.switchEnded(projects)));
+	}
+
+	/**
+	 * @return the jobs that the contributors applying to the projects need to have run before a switch of them
+	 *         ({@link IStateContributor#jobsBeforeSwitch}) and that are not done yet; a failing contributor is logged
+	 *         and left out
+	 */
+	public List<Job> jobsBeforeSwitch(List<IProject> projects) {
+		List<Job> jobs = new ArrayList<>();
+		for (Descriptor descriptor : descriptors()) {
+			descriptor.contributor().ifPresent(contributor -> SafeRunner.run(() -> {
+				if (projects.stream().anyMatch(contributor::appliesTo)) {
+					contributor.jobsBeforeSwitch(projects).stream().filter(job -> job.getState() != Job.NONE)
+							.forEach(jobs::add);
+				}
+			}));
+		}
+		return jobs;
 	}
 
 	/**

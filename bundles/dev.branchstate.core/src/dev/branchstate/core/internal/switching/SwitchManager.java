@@ -581,6 +581,28 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 	}
 
 	/**
+	 * @return when a switch of the repository is pending, the jobs the contributors need to have run before it (see
+	 *         {@link dev.branchstate.core.IStateContributor#jobsBeforeSwitch}); none otherwise
+	 */
+	List<Job> jobsBeforeSwitch(TrackedRepository repository) {
+		if (!(states instanceof StateService service)) {
+			return List.of();
+		}
+		repository.lock.lock();
+		try {
+			Head current = repository.closed ? null : Head.read(repository.git);
+			if (current == null || repository.disk.handled() == null || repository.disk.isHandled(current)) {
+				return List.of();
+			}
+		} catch (IOException e) {
+			return List.of(); // the check says so
+		} finally {
+			repository.lock.unlock();
+		}
+		return service.contributors().jobsBeforeSwitch(repository.projects);
+	}
+
+	/**
 	 * A switch of the repository is pending (called under its lock): the contributors hold their background work
 	 * (JDT's indexer, say) until {@link #switchEnded}, so that it does not work on files a restore makes moot.
 	 */
