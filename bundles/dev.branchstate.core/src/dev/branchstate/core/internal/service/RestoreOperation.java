@@ -87,7 +87,8 @@ final class RestoreOperation {
 
 	RestoreOperation(IWorkspace workspace, ContributorRegistry contributors, RestoreJournal journal,
 			ArchiveReader reader, StateInfo state, String currentCommit, Map<IProject, Set<IPath>> changed,
-			WorkingTreeComparison comparison, MultiStatus problems, int workers, BooleanSupplier canceled, KnownFiles knownFiles, Laps laps) {
+			WorkingTreeComparison comparison, MultiStatus problems, int workers, BooleanSupplier canceled,
+			KnownFiles knownFiles, Laps laps) {
 		this.workspace = workspace;
 		this.laps = laps;
 		this.knownFiles = knownFiles;
