@@ -51,6 +51,27 @@ declare -A kill_points # where the kills landed: during the work, after it befor
 step_no=0 step_name=setup
 logs=$dir/logs
 say() { printf '%s\n' "$*"; }
+# Where the seconds go, per step kind (the step function that ran: a step may fall back on another kind): the step's
+# wall time (its Git work, its IDE sessions and the check after it), the IDE sessions started (the step's, the check's,
+# the clean reference's) and their seconds. Times in microseconds ($EPOCHREALTIME), printed by the summary.
+declare -A kind_n kind_us kind_ide_n kind_ide_us kind_clean_us
+phase=step # which IDE sessions app() counts: the step's, the check's (check) or the clean reference's (clean)
+ide_n=0 ide_us=0 clean_us=0 # of the step under way
+now_us() { local t=$EPOCHREALTIME; echo $(( 10#${t/[.,]/} )); }
+announce() { step_kind=${FUNCNAME[1]#step_}; say "$step_no: $step_name"; }
+# ide_started <start µs>: one more IDE session of the step under way, started at the given time and ended now
+ide_started() { ide_n=$((ide_n + 1)); ide_us=$((ide_us + $(now_us) - $1)); }
+timing_table() {
+	local k
+	printf '   %-18s %5s %8s %11s %10s %10s %9s\n' kind count mean_s ide_starts ide_s clean_ref_s other_s
+	for k in "${!kind_n[@]}"; do
+		awk -v k="$k" -v n="${kind_n[$k]}" -v t="${kind_us[$k]}" -v in_="${kind_ide_n[$k]}" -v iu="${kind_ide_us[$k]}" -v cu="${kind_clean_us[$k]}" \
+			'BEGIN { printf "   %-18s %5d %8.1f %11.1f %10.1f %10.1f %9.1f\n", k, n, t / n / 1e6, in_ / n, iu / n / 1e6, cu / n / 1e6, (t - iu - cu) / n / 1e6 }'
+	done | sort
+	local n=0 t=0
+	for k in "${!kind_n[@]}"; do n=$((n + kind_n[$k])); t=$((t + kind_us[$k])); done
+	[ $n = 0 ] || awk -v n=$n -v t=$t 'BEGIN { printf "   %-18s %5d %8.1f\n", "all steps", n, t / n / 1e6 }'
+}
 summary() {
 	echo
 	echo "== soak seed=$seed steps=$step_no/$steps kills=$n_kills (of $n_kill_attempts attempts) damaged=$n_damaged" \
@@ -59,6 +80,8 @@ summary() {
 	echo "   damage: $n_refused restores refused or not made, $n_unread that did not need the damaged entry (not read);" \
 		"step sessions' index dumps: $n_dump_compared compared, not compared: $n_dump_killed killed," \
 		"$n_dump_tree_changed tree changed since"
+	echo "   per step kind (the step and its check; ide_s: the IDE sessions' seconds but the clean reference's; other_s: Git, the driver's checks):"
+	timing_table
 	local point
 	for point in "${!kill_points[@]}"; do
 		echo "   kills $point: ${kill_points[$point]}"
@@ -123,9 +146,11 @@ fingerprint() {
 dumps=$dir/index-dump
 eval "shared_$(declare -f app)"
 app() {
-	local rc=0
+	local rc=0 t0
+	t0=$(now_us)
 	rm -rf "$dumps" "$dumps.tree"
 	IDE_JVM="-Xmx2g -Ddev.branchstate.javaindex.dumpAtExit=$dumps" shared_app "$@" || rc=$?
+	ide_started "$t0"
 	session_ended "$rc" "$*"
 	return $rc
 }
@@ -220,6 +245,8 @@ clean_build() {
 	clean=$dir/clean/$key
 	[ -f "$clean/problems.txt" ] && return 0
 	n_clean=$((n_clean + 1))
+	local t0 ide_us0=$ide_us # (its IDE sessions count as starts, their seconds as the clean reference's)
+	t0=$(now_us)
 	rm -rf "$clean" "$dir/ws-clean"
 	mkdir -p "$clean/tree"
 	(cd "$repo" && git ls-files -z -co --exclude-standard | xargs -0 -r sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' _ \
@@ -235,6 +262,7 @@ clean_build() {
 	[ -f "$clean/index/commons-lang.dump" ] || fail "the clean build's session wrote no dump of the Java index"
 	grep '^problem ' "$clean/build.log" > "$clean/problems.txt" || true
 	rm -rf "$dir/ws-clean" "$dir/store-clean"
+	clean_us=$((clean_us + $(now_us) - t0)) ide_us=$ide_us0
 }
 
 manifest() { # <folder>: "<sha1>  <relative path>" of every file under it, sorted
@@ -386,7 +414,7 @@ step_ide_checkout() {
 	[ -n "$b" ] || { step_new_branch; return; }
 	commit_pending
 	step_name="in-IDE checkout of $b (automatic switching $auto)"
-	say "$step_no: $step_name"
+	announce
 	app switch "$repo" "$b" "$(switch_args)" > "$logs/step-$step_no.log" || say "   the switch command exited with $?"
 	grep -E '^(saved|restored|skipped|failed|checkout) ' "$logs/step-$step_no.log" | sed 's/^/   /' || true
 	[ "$(current)" = "$b" ] || { cat "$logs/step-$step_no.log" >&2; fail "the checkout of $b did not happen"; }
@@ -399,14 +427,14 @@ step_terminal_checkout() {
 	[ -n "$b" ] || { step_new_branch; return; }
 	commit_pending
 	step_name="terminal checkout of $b (automatic switching $auto)"
-	say "$step_no: $step_name"
+	announce
 	git -C "$repo" checkout -q "$b"
 	expect_tree
 }
 step_new_branch() {
 	local b=soak-$step_no
 	step_name="new branch $b (git checkout -b)"
-	say "$step_no: $step_name"
+	announce
 	git -C "$repo" checkout -q -b "$b"
 	expect_tree
 }
@@ -414,13 +442,13 @@ step_commit() {
 	java_edit
 	git -C "$repo" add -A && git -C "$repo" commit -q -m "soak step $step_no: $edit"
 	step_name="commit: $edit"
-	say "$step_no: $step_name"
+	announce
 	expect_tree
 }
 step_uncommitted() {
 	java_edit
 	step_name="uncommitted: $edit"
-	say "$step_no: $step_name"
+	announce
 	expect_tree
 }
 step_reset() {
@@ -433,13 +461,13 @@ step_reset() {
 	else
 		step_uncommitted; return
 	fi
-	say "$step_no: $step_name"
+	announce
 	expect_tree
 }
 step_stash() {
 	[ -n "$(porcelain)" ] || { java_edit; say "   (an edit to stash: $edit)"; }
 	step_name="git stash, IDE session, git stash pop"
-	say "$step_no: $step_name"
+	announce
 	git -C "$repo" stash -q -u
 	expect_tree
 	check
@@ -457,7 +485,7 @@ step_pull() {
 	repo=$upstream; java_edit; repo=$here
 	git -C "$upstream" add -A && git -C "$upstream" commit -q -m "soak step $step_no, second clone: $edit"
 	step_name="git pull --ff-only of $b from a second clone: $edit"
-	say "$step_no: $step_name"
+	announce
 	git -C "$repo" pull -q --ff-only "$upstream" "$b"
 	expect_tree
 }
@@ -470,14 +498,14 @@ step_restore_older() {
 	[ ${#cs[@]} -gt 0 ] || { step_save; return; }
 	c=${cs[RANDOM % ${#cs[@]}]}
 	step_name="Restore State of ${c:0:10} onto $(current)@${head:0:10}"
-	say "$step_no: $step_name"
+	announce
 	app restore "$repo" "$c" > "$logs/step-$step_no.log" || say "   the restore command exited with $?"
 	grep -E '^(restored|branchstate:) ' "$logs/step-$step_no.log" | cut -c1-160 | sed 's/^/   /' || true
 	expect_tree
 }
 step_save() {
 	step_name="Save State"
-	say "$step_no: $step_name"
+	announce
 	app save "$repo" > "$logs/step-$step_no.log" || { cat "$logs/step-$step_no.log" >&2; fail "save failed"; }
 	grep -E '^(saved|branchstate:) ' "$logs/step-$step_no.log" | cut -c1-90 | sed 's/^/   /' || true
 	expect_tree
@@ -490,7 +518,7 @@ step_delete() {
 	[ ${#cs[@]} = 0 ] || c=${cs[RANDOM % ${#cs[@]}]}
 	[ -n "$c" ] || { step_save; return; }
 	step_name="delete the stored state ${c:0:10}"
-	say "$step_no: $step_name"
+	announce
 	app delete "$repo" "$c" > "$logs/step-$step_no.log" || fail "delete failed"
 	expect_tree
 }
@@ -522,7 +550,7 @@ step_damage() {
 	n_damaged=$((n_damaged + 1))
 	damaged=$c damaged_inode=$(stat -c %i "$archive")
 	step_name="damage the state of $b (${c:0:10}): $how, then in-IDE checkout of $b"
-	say "$step_no: $step_name"
+	announce
 	app verify "$repo" > "$logs/step-$step_no-verify.log" && fail "verify did not find the damaged archive"
 	grep -q "^corrupt $c " "$logs/step-$step_no-verify.log" || fail "verify did not name the damaged archive"
 	# the entry the damage is in, when verify names one (none: the central directory or the archive's end)
@@ -591,11 +619,13 @@ step_kill() {
 	else
 		step_name="kill -9 of the IDE ${delay} ms into a $what"
 	fi
-	say "$step_no: $step_name"
+	announce
 	known=$(find "$store/states" -type f | sort)
 	rm -rf "$dumps" "$dumps.tree"
 	java -Xmx2g -Ddev.branchstate.javaindex.dumpAtExit="$dumps" -jar "$launcher" -nosplash -data "$ws" $IDE_ARGS -application dev.branchstate.core.app "$@" > "$log" 2>&1 &
 	pid=$!
+	local t0
+	t0=$(now_us)
 	n_kill_attempts=$((n_kill_attempts + 1))
 	if [ $trigger != 0 ]; then
 		local until=$((SECONDS + 120))
@@ -616,6 +646,7 @@ step_kill() {
 	# whether the kill landed is the session's exit status, not kill's (a session that has ended but is not waited
 	# for yet can still be signalled)
 	wait "$pid" 2>/dev/null || rc=$?
+	ide_started "$t0"
 	if [ $rc = 137 ]; then
 		n_kills=$((n_kills + 1))
 		# where it landed, for the counts only: a killed session's exit work is never compared
@@ -658,14 +689,14 @@ step_full_disk() {
 		commit_pending
 		what="in-IDE checkout of $b (saves the state left)"
 		step_name="full disk ($(df --output=avail -B1 "$store" | tail -1) bytes free) during an $what"
-		say "$step_no: $step_name"
+		announce
 		app switch "$repo" "$b" --with-branchstate > "$log" || say "   the switch command exited with $?"
 		[ "$(current)" = "$b" ] || { cat "$log" >&2; fail "the checkout of $b did not happen"; }
 		expected_porcelain= expected_print=$(fingerprint)
 	else
 		what="Save State"
 		step_name="full disk ($(df --output=avail -B1 "$store" | tail -1) bytes free) during a $what"
-		say "$step_no: $step_name"
+		announce
 		app save "$repo" > "$log" && say "   saved (it fitted)" || say "   the save failed (exit $?)"
 		expect_tree
 	fi
@@ -677,7 +708,7 @@ step_toggle() {
 	auto=$([ $auto = on ] && echo off || echo on)
 	customize
 	step_name="automatic switching $auto"
-	say "$step_no: $step_name"
+	announce
 	expect_tree
 }
 
@@ -716,8 +747,16 @@ for ((step_no = 1; step_no <= steps; step_no++)); do
 			fi
 		fi
 	fi
+	local t_step
+	t_step=$(now_us) ide_n=0 ide_us=0 clean_us=0 step_kind=
 	"step_${kind:-${weights[$((RANDOM % ${#weights[@]}))]}}"
 	check
+	step_kind=${step_kind:-unknown}
+	kind_n[$step_kind]=$(( ${kind_n[$step_kind]:-0} + 1 ))
+	kind_us[$step_kind]=$(( ${kind_us[$step_kind]:-0} + $(now_us) - t_step ))
+	kind_ide_n[$step_kind]=$(( ${kind_ide_n[$step_kind]:-0} + ide_n ))
+	kind_ide_us[$step_kind]=$(( ${kind_ide_us[$step_kind]:-0} + ide_us ))
+	kind_clean_us[$step_kind]=$(( ${kind_clean_us[$step_kind]:-0} + clean_us ))
 done
 step_no=$steps
 summary
