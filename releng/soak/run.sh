@@ -24,7 +24,7 @@
 set -euo pipefail
 main() {
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-steps=20 seed=1 build=1 dir= require_each=0
+steps=20 seed=1 build=1 dir= require_each=0 reference=batch
 while [ $# -gt 0 ]; do
 	case $1 in
 	--steps) steps=$2; shift ;;
@@ -32,11 +32,14 @@ while [ $# -gt 0 ]; do
 	--no-build) build=0 ;;
 	--dir) dir=$2; shift ;;
 	--require-each) require_each=1 ;;
-	*) echo "soak: unknown option $1 (use --steps N, --seed S, --no-build, --dir D, --require-each)" >&2; exit 2 ;;
+	--reference) reference=$2; shift ;;
+	--check-reference) reference=both ;;
+	*) echo "soak: unknown option $1 (use --steps N, --seed S, --no-build, --dir D, --require-each, --reference batch|ide, --check-reference)" >&2; exit 2 ;;
 	esac
 	shift
 done
 [[ $steps =~ ^[0-9]+$ && $seed =~ ^[0-9]+$ ]] || { echo "soak: --steps and --seed need numbers" >&2; exit 2; }
+[[ $reference =~ ^(batch|ide|both)$ ]] || { echo "soak: --reference batch or ide" >&2; exit 2; }
 dir=${dir:-/tmp/soak-$seed}
 RANDOM=$seed # bash's generator: the same seed gives the same steps (as long as the outcomes are the same)
 
@@ -44,6 +47,7 @@ cd "$root"
 source releng/lib/ide.sh
 t_start=$(date +%s)
 n_kills=0 n_kill_attempts=0 n_damaged=0 n_full=0 n_divergences=0 n_tracked=0 n_leftovers=0 n_refused=0 n_clean=0 n_jdt=0
+n_reference_checked=0 # clean references made both ways and found equal (--check-reference)
 n_unread=0 # damage the restore did not need: not read, the restore went on
 # the Java index's dumps of the steps' last sessions: compared, or not compared and why
 n_dump_compared=0 n_dump_killed=0 n_dump_tree_changed=0
@@ -76,7 +80,7 @@ summary() {
 	echo
 	echo "== soak seed=$seed steps=$step_no/$steps kills=$n_kills (of $n_kill_attempts attempts) damaged=$n_damaged" \
 		"(refused restores $n_refused) full_disks=$n_full divergences=$n_divergences tracked_written=$n_tracked" \
-		"leftovers=$n_leftovers clean_builds=$n_clean jdt_failures=$n_jdt wall=$(( $(date +%s) - t_start ))s"
+		"leftovers=$n_leftovers clean_builds=$n_clean ($reference, $n_reference_checked checked equal to an IDE clean build) jdt_failures=$n_jdt wall=$(( $(date +%s) - t_start ))s"
 	echo "   damage: $n_refused restores refused or not made, $n_unread that did not need the damaged entry (not read);" \
 		"step sessions' index dumps: $n_dump_compared compared, not compared: $n_dump_killed killed," \
 		"$n_dump_tree_changed tree changed since"
@@ -103,6 +107,21 @@ umount "$dir/store" 2>/dev/null || true
 rm -rf "$dir"
 mkdir -p "$logs"
 install_ide "$dir" dev.branchstate.feature.feature.group,dev.branchstate.jdt.feature.feature.group,dev.branchstate.examples.feature.feature.group
+# the batch reference (clean_build): Maven Central's ecj of the installed IDE's JDT compiler (the same bundle,
+# org.eclipse.jdt.core.compiler.batch, to the qualifier), SoakReference compiled against the installed plug-ins
+jre_release=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$JAVA_HOME/release") # the JDK the IDE runs on: its JRE container
+ide_ecj=$(ls "$dir"/eclipse/plugins/org.eclipse.jdt.core.compiler.batch_*.jar)
+ecj_version=$(basename "$ide_ecj" | sed -E 's/^org\.eclipse\.jdt\.core\.compiler\.batch_([0-9]+\.[0-9]+\.[0-9]+)\..*/\1/')
+ecj=$HOME/.m2/repository/org/eclipse/jdt/ecj/$ecj_version/ecj-$ecj_version.jar
+[ -f "$ecj" ] || ./mvnw -B -q dependency:get -Dartifact="org.eclipse.jdt:ecj:$ecj_version" > "$logs/ecj-get.log" 2>&1 \
+	|| { cat "$logs/ecj-get.log" >&2; echo "soak: could not get org.eclipse.jdt:ecj:$ecj_version" >&2; exit 1; }
+bundle_version() { unzip -p "$1" META-INF/MANIFEST.MF | tr -d '\r' | sed -n 's/^Bundle-Version: //p'; }
+[ "$(bundle_version "$ecj")" = "$(bundle_version "$ide_ecj")" ] \
+	|| { echo "soak: ecj $ecj is $(bundle_version "$ecj"), the IDE's batch compiler $(bundle_version "$ide_ecj")" >&2; exit 1; }
+reference_cp=$dir/reference:$ecj:$(ls "$dir"/eclipse/plugins/*.jar | grep -v -F "$ide_ecj" | tr '\n' ':')
+javac -nowarn -d "$dir/reference" -cp "$reference_cp" "$root/releng/soak/SoakReference.java" \
+	|| { echo "soak: releng/soak/SoakReference.java does not compile" >&2; exit 1; }
+say "   clean references: $reference (ecj $(bundle_version "$ecj"), release $jre_release)"
 
 # The store on a small file system of its own (a tmpfs: the full-disk step fills it), budget below its size.
 store=$dir/store
@@ -237,8 +256,15 @@ java_edit() {
 
 expect_tree() { expected_porcelain=$(porcelain); expected_print=$(fingerprint); }
 
-# clean_build: a clean JDT build of the working tree (tracked files as they are now plus untracked ones) in a
-# second workspace; cached by the tree's contents. Sets $clean to its folder (bin/, problems.txt).
+# clean_build: the clean reference of the working tree (tracked files as they are now plus untracked ones, copied to
+# a scratch folder): bin/ of a clean JDT build, its problem markers, a fresh Java index's dump; cached by the tree's
+# contents. Sets $clean to its folder (tree/bin/, problems.txt, index/). Made (--reference):
+# - batch (the default): in one plain JVM by JDT's batch compiler (Maven Central's ecj of the IDE's own JDT version,
+#   the same bundle org.eclipse.jdt.core.compiler.batch) with a clean workspace's options, and the Java index's own
+#   parser for the dump (releng/soak/SoakReference.java); a few seconds, no IDE;
+# - ide: by importing the copy into a second workspace of the installed IDE and building it there (two IDE sessions);
+# - both (--check-reference): both, and the run stops unless they are equal byte for byte, marker for marker and
+#   line for line (the batch reference is compared with the IDE's).
 clean_build() {
 	local key
 	key=$(fingerprint)
@@ -247,10 +273,38 @@ clean_build() {
 	n_clean=$((n_clean + 1))
 	local t0 ide_us0=$ide_us # (its IDE sessions count as starts, their seconds as the clean reference's)
 	t0=$(now_us)
-	rm -rf "$clean" "$dir/ws-clean"
+	rm -rf "$clean"
 	mkdir -p "$clean/tree"
 	(cd "$repo" && git ls-files -z -co --exclude-standard | xargs -0 -r sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' _ \
 		| tar --null -T - -cf -) | tar -xf - -C "$clean/tree"
+	case $reference in
+	batch) batch_reference "$clean" ;;
+	ide) ide_reference "$clean" ;;
+	both)
+		ide_reference "$clean"
+		rm -rf "$clean.batch" && mkdir -p "$clean.batch/tree"
+		(cd "$clean/tree" && git ls-files -z | tar --null -T - -cf -) | tar -xf - -C "$clean.batch/tree"
+		batch_reference "$clean.batch"
+		local d
+		d=$( { diff <(manifest "$clean/tree/bin") <(manifest "$clean.batch/tree/bin") || true; diff "$clean/problems.txt" "$clean.batch/problems.txt" || true
+			diff -r --label "IDE's fresh index" --label "batch reference's index" "$clean/index" "$clean.batch/index" || true; } )
+		[ -z "$d" ] || { head -40 <<<"$d" >&2; fail "the batch reference differs from the IDE's clean build ($clean, $clean.batch)"; }
+		n_reference_checked=$((n_reference_checked + 1))
+		rm -rf "$clean.batch" ;;
+	esac
+	clean_us=$((clean_us + $(now_us) - t0)) ide_us=$ide_us0
+}
+# batch_reference <folder>: <folder>/tree/bin, problems.txt and index/ from JDT's batch compiler and the Java index's
+# parser in one plain JVM (SoakReference)
+batch_reference() {
+	java -Xmx1g -cp "$reference_cp" dev.branchstate.javaindex.internal.SoakReference "$1/tree" "$1" "$jre_release" > "$1/reference.log" 2>&1 \
+		|| { cat "$1/reference.log" >&2; fail "the batch reference failed"; }
+	[ -f "$1/index/commons-lang.dump" ] || fail "the batch reference wrote no dump of the Java index"
+}
+# ide_reference <folder>: the same from an IDE: the copy imported into a second workspace and built there
+ide_reference() {
+	local clean=$1
+	rm -rf "$dir/ws-clean"
 	git -C "$clean/tree" init -q && git -C "$clean/tree" add -A \
 		&& git -C "$clean/tree" -c user.name=soak -c user.email=soak@branchstate.invalid commit -q -m clean
 	# a workspace of its own, with automatic switching off and its own store: a plain IDE's clean build
@@ -262,7 +316,6 @@ clean_build() {
 	[ -f "$clean/index/commons-lang.dump" ] || fail "the clean build's session wrote no dump of the Java index"
 	grep '^problem ' "$clean/build.log" > "$clean/problems.txt" || true
 	rm -rf "$dir/ws-clean" "$dir/store-clean"
-	clean_us=$((clean_us + $(now_us) - t0)) ide_us=$ide_us0
 }
 
 manifest() { # <folder>: "<sha1>  <relative path>" of every file under it, sorted
