@@ -52,9 +52,38 @@ public final class SoakReference {
 	private static final Pattern ATTRIBUTE = Pattern.compile("(\\w+)=\"([^\"]*)\"");
 
 	public static void main(String[] args) throws Exception {
-		Path tree = Path.of(args[0]).toAbsolutePath();
-		Path out = Path.of(args[1]).toAbsolutePath();
-		String release = args[2];
+		if (args.length == 1 && "--serve".equals(args[0])) {
+			serve();
+			return;
+		}
+		System.out.println(reference(Path.of(args[0]).toAbsolutePath(), Path.of(args[1]).toAbsolutePath(), args[2]));
+	}
+
+	/**
+	 * One reference after the other, each asked for by a line {@code <tree>\t<out folder>\t<JRE release>} on standard
+	 * input and answered by one line: {@code done <what it made>} or {@code failed <why>} (the driver keeps one such
+	 * JVM for the run: the compiler's code stays compiled by the JIT). Every reference is made from scratch as by
+	 * {@link #main}: nothing but the JVM is kept between two of them.
+	 */
+	private static void serve() throws IOException {
+		var in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in, StandardCharsets.UTF_8));
+		for (String line; (line = in.readLine()) != null;) {
+			String[] a = line.split("\t");
+			String answer;
+			try {
+				answer = "done " + reference(Path.of(a[0]).toAbsolutePath(), Path.of(a[1]).toAbsolutePath(), a[2]);
+			} catch (Exception | LinkageError e) {
+				StringWriter trace = new StringWriter();
+				e.printStackTrace(new PrintWriter(trace));
+				Files.writeString(Path.of(a[1]).resolve("reference-failure.txt"), trace.toString());
+				answer = "failed " + e;
+			}
+			System.out.println(answer.replace('\n', ' '));
+			System.out.flush();
+		}
+	}
+
+	private static String reference(Path tree, Path out, String release) throws Exception {
 		Files.createDirectories(out);
 		String project = projectName(tree);
 		List<String> sources = new ArrayList<>();
@@ -175,8 +204,8 @@ public final class SoakReference {
 		});
 		Files.createDirectories(out.resolve("index"));
 		Files.writeString(out.resolve("index").resolve(project + ".dump"), dump);
-		System.out.println("reference " + tree + ": " + javaFiles.size() + " compiled" + (compiled ? "" : " (with errors)")
-				+ ", " + problems.size() + " problems, " + units.size() + " units indexed");
+		return "reference " + tree + ": " + javaFiles.size() + " compiled" + (compiled ? "" : " (with errors)") + ", "
+				+ problems.size() + " problems, " + units.size() + " units indexed";
 	}
 
 	private static String projectName(Path tree) throws IOException {

@@ -119,8 +119,11 @@ bundle_version() { unzip -p "$1" META-INF/MANIFEST.MF | tr -d '\r' | sed -n 's/^
 [ "$(bundle_version "$ecj")" = "$(bundle_version "$ide_ecj")" ] \
 	|| { echo "soak: ecj $ecj is $(bundle_version "$ecj"), the IDE's batch compiler $(bundle_version "$ide_ecj")" >&2; exit 1; }
 reference_cp=$dir/reference:$ecj:$(ls "$dir"/eclipse/plugins/*.jar | grep -v -F "$ide_ecj" | tr '\n' ':')
-javac -nowarn -d "$dir/reference" -cp "$reference_cp" "$root/releng/soak/SoakReference.java" \
-	|| { echo "soak: releng/soak/SoakReference.java does not compile" >&2; exit 1; }
+javac -nowarn -d "$dir/reference" -cp "$reference_cp" "$root/releng/soak/SoakReference.java" "$root/releng/soak/SoakStore.java" \
+	|| { echo "soak: releng/soak/SoakReference.java or SoakStore.java does not compile" >&2; exit 1; }
+# store_tool verify|list: the headless verify and list commands' output for the soak's repository, by the installed
+# Branchstate's own code in a plain JVM (releng/soak/SoakStore.java): they only read the store, no IDE start needed
+store_tool() { java -Xmx512m -XX:TieredStopAtLevel=1 --enable-native-access=ALL-UNNAMED -cp "$reference_cp" SoakStore "$1" "$store" "$repo/.git"; }
 say "   clean references: $reference (ecj $(bundle_version "$ecj"), release $jre_release)"
 
 # The store on a small file system of its own (a tmpfs: the full-disk step fills it), budget below its size.
@@ -295,10 +298,17 @@ clean_build() {
 	clean_us=$((clean_us + $(now_us) - t0)) ide_us=$ide_us0
 }
 # batch_reference <folder>: <folder>/tree/bin, problems.txt and index/ from JDT's batch compiler and the Java index's
-# parser in one plain JVM (SoakReference)
+# parser (SoakReference), in the run's one reference JVM (started at the first: it keeps only the JIT's work between
+# two references; an answer is waited for however long it takes)
 batch_reference() {
-	java -Xmx1g -cp "$reference_cp" dev.branchstate.javaindex.internal.SoakReference "$1/tree" "$1" "$jre_release" > "$1/reference.log" 2>&1 \
-		|| { cat "$1/reference.log" >&2; fail "the batch reference failed"; }
+	local answer
+	if [ -z "${REF_PID:-}" ]; then
+		coproc REF { exec java -Xmx1g -cp "$reference_cp" dev.branchstate.javaindex.internal.SoakReference --serve 2>> "$logs/reference-jvm.log"; }
+	fi
+	printf '%s\t%s\t%s\n' "$1/tree" "$1" "$jre_release" >&"${REF[1]}"
+	read -r answer <&"${REF[0]}" || { cat "$logs/reference-jvm.log" >&2; fail "the batch reference's JVM ended"; }
+	echo "$answer" > "$1/reference.log"
+	[[ $answer == done* ]] || { cat "$1/reference-failure.txt" >&2 2>/dev/null; fail "the batch reference failed: $answer"; }
 	[ -f "$1/index/commons-lang.dump" ] || fail "the batch reference wrote no dump of the Java index"
 }
 # ide_reference <folder>: the same from an IDE: the copy imported into a second workspace and built there
@@ -384,7 +394,7 @@ check() {
 		fail "derived data differs from a clean build"
 	fi
 	# verify: every archive sound, but the one the driver damaged (deleted here)
-	app verify "$repo" > "$logs/verify-$step_no.log" || true
+	store_tool verify > "$logs/verify-$step_no.log" || true
 	local corrupt
 	corrupt=$(grep '^corrupt ' "$logs/verify-$step_no.log" | awk '{print $2}' || true)
 	for c in $corrupt; do
@@ -454,7 +464,7 @@ commit_pending() { # a checkout needs a clean tree: the driver commits its pendi
 	fi
 }
 switch_args() { [ $auto = on ] && echo --with-branchstate || echo --without-branchstate; }
-stored_states() { app list "$repo" | awk '/^state / {print $2}'; }
+stored_states() { store_tool list | awk '/^state / {print $2}'; }
 # the files of the archives named on standard input: each, and the links beside it to the files it continues when it
 # shares a previous state's entries (<archive>.1, <archive>.2, …)
 archive_files() { local a; while read -r a; do [ -n "$a" ] || continue; echo "$a"; ls -1d "$a".[0-9]* 2>/dev/null || true; done; }
@@ -590,7 +600,7 @@ step_damage() {
 		c=
 	done
 	[ -n "${c:-}" ] || { step_save; return; }
-	archive=$(app verify "$repo" | awk -v c="$c" '$2 == c {print $3}')
+	archive=$(store_tool verify | awk -v c="$c" '$2 == c {print $3}')
 	[ -f "$archive" ] || fail "no archive for state $c"
 	size=$(stat -c %s "$archive")
 	if [ $((RANDOM % 2)) = 0 ]; then
@@ -606,6 +616,11 @@ step_damage() {
 	announce
 	app verify "$repo" > "$logs/step-$step_no-verify.log" && fail "verify did not find the damaged archive"
 	grep -q "^corrupt $c " "$logs/step-$step_no-verify.log" || fail "verify did not name the damaged archive"
+	# the checks verify the store in a plain JVM (store_tool): here, with damage to find, it must say what the IDE's
+	# headless verify says, line for line
+	store_tool verify > "$logs/step-$step_no-verify-jvm.log" && fail "the plain JVM's verify did not find the damaged archive"
+	diff <(grep -E '^(ok|corrupt) | corrupt$' "$logs/step-$step_no-verify.log") <(grep -E '^(ok|corrupt) | corrupt$' "$logs/step-$step_no-verify-jvm.log") >&2 \
+		|| fail "the plain JVM's verify (releng/soak/SoakStore.java) differs from the IDE's verify"
 	# the entry the damage is in, when verify names one (none: the central directory or the archive's end)
 	damaged_entry=$(grep "^corrupt $c " "$logs/step-$step_no-verify.log" | sed -n "s/.*, entry '\([^']*\)'.*/\1/p" | head -1)
 	printf 'dev.branchstate.core/debug=true\ndev.branchstate.core/debug/restore=true\n' > "$dir/restore-trace.options"
