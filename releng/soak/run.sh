@@ -833,4 +833,4 @@ if [ $require_each = 1 ] && { [ $n_kills = 0 ] || [ $n_damaged = 0 ] || [ $n_ful
 	exit 1
 fi
 }
-main "$@"
+main "$@"; exit $? # (on the line main runs from: an edit of this file during a run cannot be read after it)
