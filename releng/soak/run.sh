@@ -50,7 +50,8 @@ n_kills=0 n_kill_attempts=0 n_damaged=0 n_full=0 n_divergences=0 n_tracked=0 n_l
 n_reference_checked=0 # clean references made both ways and found equal (--check-reference)
 n_unread=0 # damage the restore did not need: not read, the restore went on
 # the Java index's dumps of the steps' last sessions: compared, or not compared and why
-n_dump_compared=0 n_dump_killed=0 n_dump_tree_changed=0
+n_dump_compared=0 n_dump_killed=0 n_dump_tree_changed=0 n_dump_no_session=0
+step_sessions=0 # the IDE sessions since the check's own
 declare -A kill_points # where the kills landed: during the work, after it before the dump, during the dump, after it
 step_no=0 step_name=setup
 logs=$dir/logs
@@ -82,7 +83,7 @@ summary() {
 		"(refused restores $n_refused) full_disks=$n_full divergences=$n_divergences tracked_written=$n_tracked" \
 		"leftovers=$n_leftovers clean_builds=$n_clean ($reference, $n_reference_checked checked equal to an IDE clean build) jdt_failures=$n_jdt wall=$(( $(date +%s) - t_start ))s"
 	echo "   damage: $n_refused restores refused or not made, $n_unread that did not need the damaged entry (not read);" \
-		"step sessions' index dumps: $n_dump_compared compared, not compared: $n_dump_killed killed," \
+		"step sessions' index dumps: $n_dump_compared compared, not compared: $n_dump_killed killed, $n_dump_no_session no IDE session in the step," \
 		"$n_dump_tree_changed tree changed since"
 	echo "   per step kind (the step and its check; ide_s: the IDE sessions' seconds but the clean reference's; other_s: Git, the driver's checks):"
 	timing_table
@@ -169,7 +170,7 @@ dumps=$dir/index-dump
 eval "shared_$(declare -f app)"
 app() {
 	local rc=0 t0
-	t0=$(now_us)
+	t0=$(now_us) step_sessions=$((step_sessions + 1))
 	rm -rf "$dumps" "$dumps.tree"
 	IDE_JVM="-Xmx2g -Ddev.branchstate.javaindex.dumpAtExit=$dumps" shared_app "$@" || rc=$?
 	ide_started "$t0"
@@ -353,6 +354,8 @@ check() {
 		n_dump_compared=$((n_dump_compared + 1))
 	elif [ -f "$dumps.tree" ]; then
 		n_dump_tree_changed=$((n_dump_tree_changed + 1))
+	elif [ $step_sessions = 0 ]; then
+		n_dump_no_session=$((n_dump_no_session + 1)) # (Git work only: the check's session is the first after it)
 	else
 		n_dump_killed=$((n_dump_killed + 1)) # (the step's last session was killed: its dump is not compared)
 	fi
@@ -379,6 +382,8 @@ check() {
 	fi
 	[ -d "$dumps" ] || fail "the check's session wrote no dump of the Java index"
 	mv "$dumps" "$dir/index-check"
+	rm -f "$dumps.tree" # (what the check's session indexed is compared now, never again)
+	step_sessions=0
 	clean_build
 	# the files of bin/ (as JDT's own check does: an empty package folder that JDT's incremental build leaves when
 	# the last file of a package goes is not a divergence), the problems, the Java index of the step's session and of
@@ -692,6 +697,7 @@ step_kill() {
 	rm -rf "$dumps" "$dumps.tree"
 	java -Xmx2g -Ddev.branchstate.javaindex.dumpAtExit="$dumps" -jar "$launcher" -nosplash -data "$ws" $IDE_ARGS -application dev.branchstate.core.app "$@" > "$log" 2>&1 &
 	pid=$!
+	step_sessions=$((step_sessions + 1))
 	local t0
 	t0=$(now_us)
 	n_kill_attempts=$((n_kill_attempts + 1))
