@@ -2,10 +2,13 @@
 # Differential-correctness soak (issue 12): seeded random steps of real Git work on a real Java project built by JDT
 # in an IDE with Branchstate, Branchstate for Java and the Java index installed from the update site; after every step
 # the workspace's derived data (the output folder byte for byte, the problem markers, the Java index's dump) must
-# equal a clean JDT build and a fresh index of the same working tree, in a second workspace. Stops at the first divergence, printing the seed, the step and what
-# differs.
+# equal a clean JDT build and a fresh index of the same working tree: JDT's batch compiler and the index's own parser in
+# a plain JVM (SoakReference.java; --reference ide: an import and a build in a second workspace of the IDE;
+# --check-reference: both, and they must be equal). Stops at the first divergence, printing the seed, the step and
+# what differs; the summary says per step kind where the seconds went.
 #
 #   ./launch releng/soak/run.sh --steps N --seed S [--no-build] [--dir /tmp/soak-S] [--require-each]
+#       [--reference batch|ide] [--check-reference]
 #
 # --require-each: fail unless the run killed the IDE, damaged an archive and filled the disk at least once each (the
 # short run of the test command, tests/dev.branchstate.soak); the last steps of the run are the kinds still missing.
