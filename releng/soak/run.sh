@@ -278,7 +278,8 @@ clean_build() {
 	clean=$dir/clean/$key
 	[ -f "$clean/problems.txt" ] && return 0
 	n_clean=$((n_clean + 1))
-	local t0 ide_us0=$ide_us # (its IDE sessions count as starts, their seconds as the clean reference's)
+	local t0 ide_us0=$ide_us sessions0=$step_sessions # (its IDE sessions count as starts, their seconds as the clean
+	# reference's; they are not the step's)
 	t0=$(now_us)
 	rm -rf "$clean"
 	mkdir -p "$clean/tree"
@@ -299,7 +300,7 @@ clean_build() {
 		n_reference_checked=$((n_reference_checked + 1))
 		rm -rf "$clean.batch" ;;
 	esac
-	clean_us=$((clean_us + $(now_us) - t0)) ide_us=$ide_us0
+	clean_us=$((clean_us + $(now_us) - t0)) ide_us=$ide_us0 step_sessions=$sessions0
 }
 # batch_reference <folder>: <folder>/tree/bin, problems.txt and index/ from JDT's batch compiler and the Java index's
 # parser (SoakReference), in the run's one reference JVM (started at the first: it keeps only the JIT's work between
