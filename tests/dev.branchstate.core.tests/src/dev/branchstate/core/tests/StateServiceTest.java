@@ -47,6 +47,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.FrameworkUtil;
 
+import dev.branchstate.archive.ExtractOptions;
 import dev.branchstate.core.BranchstatePreferences;
 import dev.branchstate.core.IRestoreContext;
 import dev.branchstate.core.ISaveContext;
@@ -58,6 +59,7 @@ import dev.branchstate.core.internal.Trace;
 import dev.branchstate.core.internal.contributors.DerivedResourcesContributor;
 import dev.branchstate.core.internal.contributors.ProblemMarkersContributor;
 import dev.branchstate.core.internal.service.KnownFiles;
+import dev.branchstate.core.internal.service.StateService;
 
 /** The state service on a real workspace and a real Git repository. */
 class StateServiceTest {
@@ -277,6 +279,9 @@ class StateServiceTest {
 		assertThat(f.events(StateEvent.Kind.FAILED)).isEmpty();
 		assertThatThrownBy(() -> f.service.verify(saved, null)).as("the whole archive is still damaged")
 				.hasMessageContaining("big.class");
+		// the soak verifies the store in a plain JVM without the service (releng/soak/SoakStore.java): the same
+		assertThatThrownBy(() -> StateService.verifyArchive(saved, ExtractOptions.defaults()))
+				.as("verifyArchive, as the soak's plain JVM calls it").hasMessageContaining("big.class");
 	}
 
 	/**

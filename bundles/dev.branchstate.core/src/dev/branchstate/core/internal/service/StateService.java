@@ -39,6 +39,7 @@ import org.osgi.service.component.annotations.Reference;
 
 import dev.branchstate.archive.ArchiveReader;
 import dev.branchstate.archive.Archives;
+import dev.branchstate.archive.ExtractOptions;
 import dev.branchstate.core.BranchstatePreferences;
 import dev.branchstate.core.IStateListener;
 import dev.branchstate.core.IStateService;
@@ -395,10 +396,17 @@ public final class StateService implements IStateService {
 
 	/** Reads every entry of a stored state (sizes and CRC-32 checked). @throws IOException for a damaged one */
 	public void verify(StateInfo state, IProgressMonitor monitor) throws IOException {
-		SubMonitor sub = SubMonitor.convert(monitor, 1);
+		verifyArchive(state, RestoreOperation.extractOptions(SubMonitor.convert(monitor, 1)));
+	}
+
+	/**
+	 * {@link #verify(StateInfo, IProgressMonitor)} without a service or preferences (the soak's driver verifies the
+	 * store so in a plain JVM: releng/soak/SoakStore.java); the options give only the threads and the cancellation.
+	 */
+	public static void verifyArchive(StateInfo state, ExtractOptions options) throws IOException {
 		try (ArchiveReader reader = Archives.open(state.archive())) {
 			StateLayout.decode(reader.readAllBytes(StateLayout.PARTS, 16 << 20));
-			reader.verify(List.of(""), RestoreOperation.extractOptions(sub)); //$NON-NLS-1$
+			reader.verify(List.of(""), options); //$NON-NLS-1$
 		}
 	}
 }

@@ -1,0 +1,244 @@
+// The soak's clean reference of a working tree without an IDE (releng/soak/run.sh, issue 34): what a clean workspace
+// would hold after importing the tree's Java project and building it, made in one plain JVM.
+//
+//   java -cp <ecj.jar>:<the installed IDE's plug-ins> dev.branchstate.javaindex.internal.SoakReference \
+//        <tree> <out folder> <JRE release>
+//
+// - <tree>/<output folder> (.classpath's kind="output"): the class files of JDT's batch compiler (ecj, Maven
+//   Central's org.eclipse.jdt:ecj of the IDE's JDT version: the bundle org.eclipse.jdt.core.compiler.batch) with the
+//   options a clean workspace's JDT builds with: JavaCore's defaults, the compliance of the JRE (JDT Launching sets
+//   the workspace's compliance to the default JRE's, --release enabled), the project's .settings/org.eclipse.jdt.core.prefs
+//   over them; the source folders' other files copied as JDT's builder copies them;
+// - <out>/problems.txt: the problems as the headless `build --problems` prints the problem markers
+//   (`problem <path>:<line> <severity> id=<id> <type> <message>`, sorted); JDT's compile problems from ecj's XML log
+//   (tasks are task markers, not problems: left out), and core.resources' marker of a project without an explicit
+//   encoding, which a workspace adds to such a project;
+// - <out>/index/<project>.dump: the dump of a fresh Java index (dev.branchstate.javaindex's own parser and summaries,
+//   as its dump writes them: every .java file of the project but the output folder's, sorted by path).
+//
+// It lives in the Java index's package to use its parser (UnitParser) and summaries (UnitSummary) unchanged.
+// run.sh --check-reference compares all of it with an IDE's clean build of the same tree.
+package dev.branchstate.javaindex.internal;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import javax.xml.parsers.DocumentBuilderFactory;
+
+import org.eclipse.core.runtime.IPath;
+import org.eclipse.jdt.core.JavaCore;
+import org.eclipse.jdt.core.compiler.IProblem;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+public final class SoakReference {
+
+	private static final Pattern ENTRY = Pattern.compile("<classpathentry\\s+([^>]*?)/?>");
+	private static final Pattern ATTRIBUTE = Pattern.compile("(\\w+)=\"([^\"]*)\"");
+
+	public static void main(String[] args) throws Exception {
+		if (args.length == 1 && "--serve".equals(args[0])) {
+			serve();
+			return;
+		}
+		System.out.println(reference(Path.of(args[0]).toAbsolutePath(), Path.of(args[1]).toAbsolutePath(), args[2]));
+	}
+
+	/**
+	 * One reference after the other, each asked for by a line {@code <tree>\t<out folder>\t<JRE release>} on standard
+	 * input and answered by one line: {@code done <what it made>} or {@code failed <why>} (the driver keeps one such
+	 * JVM for the run: the compiler's code stays compiled by the JIT). Every reference is made from scratch as by
+	 * {@link #main}: nothing but the JVM is kept between two of them.
+	 */
+	private static void serve() throws IOException {
+		var in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in, StandardCharsets.UTF_8));
+		for (String line; (line = in.readLine()) != null;) {
+			String[] a = line.split("\t");
+			String answer;
+			try {
+				answer = "done " + reference(Path.of(a[0]).toAbsolutePath(), Path.of(a[1]).toAbsolutePath(), a[2]);
+			} catch (Exception | LinkageError e) {
+				StringWriter trace = new StringWriter();
+				e.printStackTrace(new PrintWriter(trace));
+				Files.writeString(Path.of(a[1]).resolve("reference-failure.txt"), trace.toString());
+				answer = "failed " + e;
+			}
+			System.out.println(answer.replace('\n', ' '));
+			System.out.flush();
+		}
+	}
+
+	private static String reference(Path tree, Path out, String release) throws Exception {
+		Files.createDirectories(out);
+		String project = projectName(tree);
+		List<String> sources = new ArrayList<>();
+		List<String> libraries = new ArrayList<>();
+		String output = "bin";
+		for (Map<String, String> entry : classpath(tree)) {
+			switch (entry.getOrDefault("kind", "")) {
+			case "src" -> sources.add(entry.get("path"));
+			case "lib" -> libraries.add(tree.resolve(entry.get("path")).toString());
+			case "output" -> output = entry.get("path");
+			default -> { /* the JRE container: --release */ }
+			}
+		}
+		Path bin = tree.resolve(output);
+		Files.createDirectories(bin);
+
+		// the options: JavaCore's defaults (the platform not running: its defaults without preferences), the JRE's
+		// compliance with --release, the project's own settings over them
+		Map<String, String> options = new HashMap<>(JavaCore.getOptions());
+		JavaCore.setComplianceOptions(release, options);
+		options.put(JavaCore.COMPILER_RELEASE, JavaCore.ENABLED);
+		Path projectPrefs = tree.resolve(".settings/org.eclipse.jdt.core.prefs");
+		if (Files.isRegularFile(projectPrefs)) {
+			Properties p = new Properties();
+			try (var in = Files.newBufferedReader(projectPrefs, StandardCharsets.ISO_8859_1)) {
+				p.load(in);
+			}
+			p.stringPropertyNames().stream().filter(k -> k.startsWith("org.eclipse.jdt.core."))
+					.forEach(k -> options.put(k, p.getProperty(k)));
+		}
+		Properties props = new Properties();
+		props.putAll(options);
+		Path propsFile = out.resolve("ecj.properties");
+		try (var w = Files.newBufferedWriter(propsFile, StandardCharsets.ISO_8859_1)) {
+			props.store(w, "the options of the soak's clean reference build");
+		}
+		Path log = out.resolve("ecj.xml");
+		List<String> ecj = new ArrayList<>(List.of("-properties", propsFile.toString(),
+				"--release", options.get(JavaCore.COMPILER_COMPLIANCE), "-proceedOnError", "-encoding", "UTF-8",
+				"-d", bin.toString(), "-log", log.toString()));
+		if (!libraries.isEmpty()) {
+			ecj.add("-classpath");
+			ecj.add(String.join(java.io.File.pathSeparator, libraries));
+		}
+		List<Path> javaFiles = new ArrayList<>();
+		for (String source : sources) {
+			Path folder = tree.resolve(source);
+			try (Stream<Path> files = Files.walk(folder)) {
+				for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
+					if (f.toString().endsWith(".java")) {
+						javaFiles.add(f);
+					} else if (!f.toString().endsWith(".launch")) { // JDT's default resource copy exclusion filter
+						Path to = bin.resolve(folder.relativize(f).toString());
+						Files.createDirectories(to.getParent());
+						Files.copy(f, to, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
+					}
+				}
+			}
+		}
+		javaFiles.forEach(f -> ecj.add(f.toString()));
+		StringWriter ecjOut = new StringWriter();
+		boolean compiled = org.eclipse.jdt.internal.compiler.batch.Main.compile(ecj.toArray(String[]::new),
+				new PrintWriter(ecjOut), new PrintWriter(ecjOut), null);
+		Files.writeString(out.resolve("ecj.log"), ecjOut.toString());
+
+		// the problems, as problem markers
+		List<String> problems = new ArrayList<>();
+		DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+		factory.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false); // (ecj's DTD)
+		Document doc = factory.newDocumentBuilder().parse(log.toFile());
+		NodeList sourceNodes = doc.getElementsByTagName("source");
+		for (int i = 0; i < sourceNodes.getLength(); i++) {
+			Element source = (Element) sourceNodes.item(i);
+			String path = tree.relativize(Path.of(source.getAttribute("path")).toAbsolutePath()).toString();
+			NodeList ps = source.getElementsByTagName("problem");
+			for (int j = 0; j < ps.getLength(); j++) {
+				Element p = (Element) ps.item(j);
+				int id = Integer.parseInt(p.getAttribute("problemID"));
+				if (id == IProblem.Task) {
+					continue; // a task marker, not a problem
+				}
+				String message = ((Element) p.getElementsByTagName("message").item(0)).getAttribute("value");
+				problems.add(path + ":" + p.getAttribute("line") + " " + p.getAttribute("severity").toLowerCase()
+						+ " id=" + id + " org.eclipse.jdt.core.problem " + message.replace('\n', ' '));
+			}
+		}
+		if (!explicitEncoding(tree, project)) {
+			problems.add(".:-1 warning id=-1 org.eclipse.core.resources.noExplicitEncoding Project '" + project
+					+ "' has no explicit encoding set");
+		}
+		problems.sort(null);
+		StringBuilder text = new StringBuilder();
+		problems.forEach(p -> text.append("problem ").append(p).append('\n'));
+		Files.writeString(out.resolve("problems.txt"), text);
+
+		// the fresh Java index's dump
+		IPath projectPath = IPath.fromPortableString("/" + project);
+		UnitParser parser = new UnitParser();
+		List<UnitSummary> units = new ArrayList<>();
+		Path outputFolder = bin;
+		try (Stream<Path> files = Files.walk(tree)) {
+			for (Path f : files.filter(f -> !f.startsWith(outputFolder) && !f.startsWith(tree.resolve(".git"))
+					&& f.toString().endsWith(".java") && Files.isRegularFile(f)).toList()) {
+				String path = tree.relativize(f).toString();
+				byte[] content = Files.readAllBytes(f);
+				units.add(UnitSummary.of(projectPath, parser.parse(path, JavaIndexService.hash(content),
+						new String(content, StandardCharsets.UTF_8).toCharArray())));
+			}
+		}
+		StringBuilder dump = new StringBuilder();
+		units.stream().sorted(Comparator.comparing(UnitSummary::path)).forEach(u -> {
+			dump.append(u.path()).append(' ').append(u.hash()).append('\n');
+			for (var d : u.declarations()) {
+				dump.append("  ").append(d.kind()).append(' ').append(d.container()).append(' ').append(d.name())
+						.append(' ').append(d.modifiers()).append(' ').append(d.signature()).append('\n');
+			}
+			dump.append("  refs ").append(String.join(",", u.references())).append('\n');
+		});
+		Files.createDirectories(out.resolve("index"));
+		Files.writeString(out.resolve("index").resolve(project + ".dump"), dump);
+		return "reference " + tree + ": " + javaFiles.size() + " compiled" + (compiled ? "" : " (with errors)") + ", "
+				+ problems.size() + " problems, " + units.size() + " units indexed";
+	}
+
+	private static String projectName(Path tree) throws IOException {
+		Matcher m = Pattern.compile("<name>([^<]*)</name>").matcher(Files.readString(tree.resolve(".project")));
+		if (!m.find()) {
+			throw new IOException("no project name in " + tree.resolve(".project"));
+		}
+		return m.group(1);
+	}
+
+	private static List<Map<String, String>> classpath(Path tree) throws IOException {
+		List<Map<String, String>> entries = new ArrayList<>();
+		Matcher e = ENTRY.matcher(Files.readString(tree.resolve(".classpath")));
+		while (e.find()) {
+			Map<String, String> attributes = new HashMap<>();
+			Matcher a = ATTRIBUTE.matcher(e.group(1));
+			while (a.find()) {
+				attributes.put(a.group(1), a.group(2));
+			}
+			entries.add(attributes);
+		}
+		return entries;
+	}
+
+	private static boolean explicitEncoding(Path tree, String project) throws IOException {
+		Path prefs = tree.resolve(".settings/org.eclipse.core.resources.prefs");
+		if (!Files.isRegularFile(prefs)) {
+			return false;
+		}
+		Properties p = new Properties();
+		try (var in = Files.newBufferedReader(prefs, StandardCharsets.ISO_8859_1)) {
+			p.load(in);
+		}
+		return p.getProperty("encoding/<project>") != null;
+	}
+}
