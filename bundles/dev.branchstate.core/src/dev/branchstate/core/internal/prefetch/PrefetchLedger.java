@@ -7,6 +7,8 @@ import java.time.Clock;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.BiPredicate;
 
 /**
@@ -64,6 +66,18 @@ public final class PrefetchLedger {
 	/** @return whether the state of (repository, commit) was prefetched and no switch has restored it yet */
 	public synchronized boolean prefetched(File gitDir, String commit) throws IOException {
 		return load().containsKey(key(gitDir, commit));
+	}
+
+	/** @return the commits of the repository whose states were prefetched and no switch has restored yet */
+	public synchronized Set<String> commits(File gitDir) throws IOException {
+		String prefix = STATE + gitDir.getPath() + '|';
+		Set<String> commits = new TreeSet<>();
+		for (String key : load().stringPropertyNames()) {
+			if (key.startsWith(prefix)) {
+				commits.add(key.substring(prefix.length()));
+			}
+		}
+		return commits;
 	}
 
 	/** Records a state prefetched: its archive's bytes, downloaded now. */

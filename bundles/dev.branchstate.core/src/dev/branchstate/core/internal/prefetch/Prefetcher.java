@@ -126,6 +126,28 @@ public final class Prefetcher implements IResourceChangeListener {
 		return ledger;
 	}
 
+	/**
+	 * What the prefetch uses of its budget (workspace preferences).
+	 *
+	 * @param states         prefetched states no switch has restored yet
+	 * @param bytes          their archives' bytes
+	 * @param shareBytes     what they may take: the prefetch's share of the disk budget
+	 * @param bytesToday     bytes the prefetch downloaded today (UTC)
+	 * @param maxBytesPerDay what it may download in a day
+	 */
+	public record BudgetUse(int states, long bytes, long shareBytes, long bytesToday, long maxBytesPerDay) {
+	}
+
+	/** @return what the prefetch uses of its budget now; states the store no longer holds are dropped first */
+	public BudgetUse budgetUse() throws IOException {
+		PrefetchSettings settings = PrefetchSettings.of(List.of());
+		PrefetchLedger.Use use = ledger
+				.use((gitDir, commit) -> service != null && service.states(gitDir).stream()
+						.anyMatch(s -> s.commitId().equals(commit)));
+		return new BudgetUse(use.prefetchedStates(), use.prefetchedBytes(),
+				settings.budgetBytes(StateService.budgetBytes()), use.bytesToday(), settings.maxBytesPerDay());
+	}
+
 	/** Looks for moved remote-tracking refs now (as if a watch had reported a fetch): the job runs soon. */
 	public void requestCheck() {
 		if (!closed && watcher != null) {
