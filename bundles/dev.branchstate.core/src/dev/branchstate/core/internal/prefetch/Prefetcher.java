@@ -192,7 +192,10 @@ public final class Prefetcher implements IResourceChangeListener {
 
 	private void refsChanged(RefsChangedEvent event) {
 		File directory = event.getRepository().getDirectory();
-		if (!closed && directory != null && watcher.watched().contains(StateStore.canonical(directory))) {
+		// no I/O here: the path as JGit names it, against the canonical paths watched (a symbolic link between them
+		// leaves the event to the watch, which sees the same fetch)
+		if (!closed && directory != null
+				&& watcher.watched().contains(directory.getAbsoluteFile().toPath().normalize().toFile())) {
 			job.request();
 		}
 	}
