@@ -1,6 +1,5 @@
 package dev.branchstate.core.internal.prefetch;
 
-import java.io.File;
 import java.io.IOException;
 import java.util.List;
 import java.util.function.Supplier;
@@ -26,16 +25,17 @@ import dev.branchstate.core.internal.service.StateService;
 final class PrefetchJob extends Job {
 
 	private static final long FIRST_DELAY_MS = 500;
-	private static final long MAX_DELAY_MS = 30_000;
+	private static final long MAX_DELAY_MS = 5_000;
 
 	private final StateService service;
-	private final Supplier<List<File>> repositories;
+	private final Supplier<List<Prefetcher.Followed>> repositories;
 	private final SeenTips seen;
 	private final PrefetchLedger ledger;
 	private volatile int attempts;
 
-	/** @param repositories the Git directories of the repositories with open projects, found again at each run */
-	PrefetchJob(StateService service, Supplier<List<File>> repositories, SeenTips seen, PrefetchLedger ledger) {
+	/** @param repositories the repositories with open projects, found again at each run */
+	PrefetchJob(StateService service, Supplier<List<Prefetcher.Followed>> repositories, SeenTips seen,
+			PrefetchLedger ledger) {
 		super(Messages.Prefetch_jobName);
 		this.service = service;
 		this.repositories = repositories;
@@ -50,7 +50,7 @@ final class PrefetchJob extends Job {
 		return family == Prefetcher.FAMILY;
 	}
 
-	/** Remote-tracking refs may have moved, or repositories appeared: a run soon. */
+	/** Remote-tracking refs moved: a run soon. */
 	void request() {
 		attempts = 0;
 		schedule(FIRST_DELAY_MS);
@@ -69,14 +69,14 @@ final class PrefetchJob extends Job {
 			later();
 			return Status.OK_STATUS;
 		}
-		List<File> dirs = repositories.get();
-		SubMonitor progress = SubMonitor.convert(monitor, Messages.Prefetch_jobName, dirs.size());
+		List<Prefetcher.Followed> followed = repositories.get();
+		SubMonitor progress = SubMonitor.convert(monitor, Messages.Prefetch_jobName, followed.size());
 		try {
-			for (File gitDir : dirs) {
+			for (Prefetcher.Followed f : followed) {
 				try {
-					new RepositoryPrefetch(service, gitDir, seen, ledger).run(progress.split(1));
+					new RepositoryPrefetch(service, f.repository(), f.gitDir(), seen, ledger).run(progress.split(1));
 				} catch (IOException e) {
-					Log.warning(Messages.bind(Messages.Prefetch_failed, gitDir, e.getMessage()), e);
+					Log.warning(Messages.bind(Messages.Prefetch_failed, f.gitDir(), e.getMessage()), e);
 				}
 			}
 			return Status.OK_STATUS;

@@ -6,8 +6,14 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.resources.IResourceChangeEvent;
@@ -23,6 +29,7 @@ import org.eclipse.core.runtime.jobs.JobChangeAdapter;
 import org.eclipse.jgit.events.ListenerHandle;
 import org.eclipse.jgit.events.RefsChangedEvent;
 import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import org.osgi.framework.FrameworkUtil;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -41,9 +48,10 @@ import dev.branchstate.core.internal.switching.SwitchManager;
 /**
  * Prefetch for every Git repository that holds open projects of the workspace: detects that remote-tracking refs may
  * have moved — a {@link RemoteRefsWatcher} on each repository (a {@code git fetch} in a terminal, or by JGit) and the
- * JGit {@link RefsChangedEvent} (fetches made inside Eclipse) — and schedules the {@link PrefetchJob}, which finds
- * what moved. Listeners do no I/O. A build (PRE_BUILD, or a build job scheduled) and a switch (a switch job
- * scheduled) cancel a prefetch in progress. Keeps the {@link PrefetchLedger} in step with the store: a prefetched state
+ * JGit {@link RefsChangedEvent} (fetches made inside Eclipse) — and checks, on its own thread and without a request to
+ * the remote store, whether selected tips really moved (most ref changes are checkouts and commits); only then it
+ * schedules the {@link PrefetchJob}. Listeners do no I/O. A build (PRE_BUILD, or a build job scheduled) and a switch
+ * (a switch job scheduled) cancel a prefetch in progress. Keeps the {@link PrefetchLedger} in step with the store: a prefetched state
  * restored or deleted is no longer counted as prefetched. Not in the headless application, which works on states
  * explicitly.
  */
@@ -54,10 +62,12 @@ public final class Prefetcher implements IResourceChangeListener {
 	public static final Object FAMILY = Prefetcher.class.getName();
 
 	private static final String HEADLESS_APPLICATION = "dev.branchstate.core.app"; //$NON-NLS-1$
+	private static final long CHECK_DELAY_MS = 300;
 
 	private final IWorkspace workspace;
 	private final StateService service;
 	private final PrefetchLedger ledger;
+	private final SeenTips seen;
 	private final PrefetchJob job;
 	private final RemoteRefsWatcher watcher;
 	private final ListenerHandle refsListener;
@@ -72,6 +82,12 @@ public final class Prefetcher implements IResourceChangeListener {
 			}
 		}
 	};
+	/** Runs the checks of what moved, one at a time, a little after the event (a fetch writes several files). */
+	private final ScheduledExecutorService checker = Executors.newSingleThreadScheduledExecutor(
+			Thread.ofPlatform().name("Branchstate prefetch check").daemon().factory()); //$NON-NLS-1$
+	private final AtomicBoolean checkPending = new AtomicBoolean();
+	/** Canonical Git directory → the repository opened for as long as it holds open projects. */
+	private final Map<File, Repository> followed = new HashMap<>();
 	private volatile boolean closed;
 
 	@Activate
@@ -80,8 +96,8 @@ public final class Prefetcher implements IResourceChangeListener {
 		this.service = states instanceof StateService own ? own : null;
 		Path folder = Platform.getStateLocation(FrameworkUtil.getBundle(Prefetcher.class)).append("prefetch").toPath(); //$NON-NLS-1$
 		this.ledger = new PrefetchLedger(folder.resolve("ledger.properties"), Clock.systemUTC()); //$NON-NLS-1$
-		this.job = new PrefetchJob(service, this::repositories, new SeenTips(folder.resolve("tips.properties")), //$NON-NLS-1$
-				ledger);
+		this.seen = new SeenTips(folder.resolve("tips.properties")); //$NON-NLS-1$
+		this.job = new PrefetchJob(service, this::repositories, seen, ledger);
 		RemoteRefsWatcher refsWatcher = null;
 		if (service != null && !runsHeadlessApplication()) {
 			try {
@@ -99,7 +115,7 @@ public final class Prefetcher implements IResourceChangeListener {
 		workspace.addResourceChangeListener(this, IResourceChangeEvent.POST_CHANGE | IResourceChangeEvent.PRE_BUILD);
 		Job.getJobManager().addJobChangeListener(jobListener);
 		states.addStateListener(stateListener);
-		job.request();
+		moved(null);
 	}
 
 	@Deactivate
@@ -113,11 +129,16 @@ public final class Prefetcher implements IResourceChangeListener {
 		Job.getJobManager().removeJobChangeListener(jobListener);
 		service.removeStateListener(stateListener);
 		watcher.close();
+		checker.shutdownNow();
 		job.cancel();
 		try {
 			job.join(10_000, null);
 		} catch (InterruptedException e) {
 			Thread.currentThread().interrupt();
+		}
+		synchronized (this) {
+			followed.values().forEach(Repository::close);
+			followed.clear();
 		}
 	}
 
@@ -148,45 +169,79 @@ public final class Prefetcher implements IResourceChangeListener {
 				settings.budgetBytes(StateService.budgetBytes()), use.bytesToday(), settings.maxBytesPerDay());
 	}
 
-	/** Looks for moved remote-tracking refs now (as if a watch had reported a fetch): the job runs soon. */
-	public void requestCheck() {
+	/**
+	 * Looks for moved remote-tracking refs now, in the calling thread (as if a watch had reported a fetch): watches
+	 * the repositories of the workspace's projects, takes those new to it as they are, and schedules the job when
+	 * selected tips moved.
+	 */
+	public void checkNow() {
 		if (!closed && watcher != null) {
+			check();
+		}
+	}
+
+	private synchronized void check() {
+		boolean run = false;
+		for (Followed f : repositories()) {
+			try {
+				run |= new RepositoryPrefetch(service, f.repository(), f.gitDir(), seen, ledger).moved();
+			} catch (IOException | RuntimeException e) {
+				Log.warning(Messages.bind(Messages.Prefetch_failed, f.gitDir(), e.getMessage()), e);
+			}
+		}
+		if (run) {
 			job.request();
 		}
 	}
 
+	/** A repository with open projects: its canonical Git directory and the Repository opened for it. */
+	record Followed(File gitDir, Repository repository) {
+	}
+
 	/**
-	 * @return the Git directories of the repositories with open projects; watches those not watched yet and stops
-	 *         watching the others
+	 * @return the repositories with open projects; watches and opens those new, stops watching and closes the others
 	 */
-	private List<File> repositories() {
+	private synchronized List<Followed> repositories() {
 		Set<File> dirs = new LinkedHashSet<>();
 		for (IProject project : workspace.getRoot().getProjects()) {
 			if (project.isOpen() && project.getLocation() != null) {
 				service.repositoryOf(project).ifPresent(dirs::add);
 			}
 		}
-		Set<File> watched = watcher.watched();
-		for (File gitDir : watched) {
+		for (File gitDir : List.copyOf(followed.keySet())) {
 			if (!dirs.contains(gitDir)) {
 				watcher.unwatch(gitDir);
+				followed.remove(gitDir).close();
 			}
 		}
+		List<Followed> result = new ArrayList<>();
 		for (File gitDir : dirs) {
-			if (!watched.contains(gitDir)) {
+			Repository repository = followed.get(gitDir);
+			if (repository == null) {
 				try {
+					repository = new FileRepositoryBuilder().setGitDir(gitDir).setMustExist(true).build();
 					watcher.watch(gitDir);
 				} catch (IOException e) {
 					Log.warning(Messages.bind(Messages.Switch_watchFailed, gitDir), e);
+					if (repository != null) {
+						repository.close();
+					}
+					continue;
 				}
+				followed.put(gitDir, repository);
 			}
+			result.add(new Followed(gitDir, repository));
 		}
-		return new ArrayList<>(dirs);
+		return result;
 	}
 
+	/** Remote-tracking refs may have moved (of {@code gitDir}; {@code null}: of any repository): checked soon. */
 	private void moved(File gitDir) {
-		if (!closed) {
-			job.request();
+		if (!closed && checkPending.compareAndSet(false, true)) {
+			checker.schedule(() -> {
+				checkPending.set(false);
+				check();
+			}, CHECK_DELAY_MS, TimeUnit.MILLISECONDS);
 		}
 	}
 
@@ -196,7 +251,7 @@ public final class Prefetcher implements IResourceChangeListener {
 		// leaves the event to the watch, which sees the same fetch)
 		if (!closed && directory != null
 				&& watcher.watched().contains(directory.getAbsoluteFile().toPath().normalize().toFile())) {
-			job.request();
+			moved(directory);
 		}
 	}
 
@@ -208,7 +263,7 @@ public final class Prefetcher implements IResourceChangeListener {
 		if (event.getType() == IResourceChangeEvent.PRE_BUILD) {
 			job.userWork(); // the build first: the prefetch comes back when the IDE is quiet
 		} else if (projectsChanged(event.getDelta())) {
-			job.request(); // repositories may have appeared: they are watched from now on
+			moved(null); // repositories may have appeared: they are watched (and taken as they are) from now on
 		}
 	}
 

@@ -13,7 +13,6 @@ import org.eclipse.core.runtime.IStatus;
 import org.eclipse.core.runtime.SubMonitor;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.Repository;
-import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 
 import dev.branchstate.core.StateInfo;
 import dev.branchstate.core.internal.Log;
@@ -36,6 +35,7 @@ final class RepositoryPrefetch {
 
 	private final StateService service;
 	private final RemoteService remote;
+	private final Repository repository;
 	private final File gitDir;
 	private final List<IProject> projects;
 	private final SeenTips seen;
@@ -45,13 +45,45 @@ final class RepositoryPrefetch {
 	record Outcome(int fetched, int leftOut) {
 	}
 
-	RepositoryPrefetch(StateService service, File gitDir, SeenTips seen, PrefetchLedger ledger) {
+	/**
+	 * @param repository the repository, opened once for as long as it is followed: reading the refs of a Repository
+	 *                   opened anew tells JGit's listeners that they changed, and the switch manager checks HEAD
+	 *                   then
+	 * @param gitDir     its Git directory, canonical (as the store keys it)
+	 */
+	RepositoryPrefetch(StateService service, Repository repository, File gitDir, SeenTips seen,
+			PrefetchLedger ledger) {
 		this.service = service;
 		this.remote = service.remote();
+		this.repository = repository;
 		this.gitDir = gitDir;
 		this.projects = service.projectsOf(gitDir);
 		this.seen = seen;
 		this.ledger = ledger;
+	}
+
+	/**
+	 * Reads the repository's refs only (no request): a repository new to the prefetch has its tips taken as they are,
+	 * and tips that moved while the prefetch cannot run (off, no remote store or key) are taken as handled.
+	 *
+	 * @return whether selected remote-tracking branches moved and the prefetch can fetch for them: a job to run
+	 */
+	boolean moved() throws IOException {
+		return !moved(PrefetchSettings.of(projects)).isEmpty();
+	}
+
+	private Map<String, ObjectId> moved(PrefetchSettings settings) throws IOException {
+		Map<String, ObjectId> tips = RemoteTrackingTips.of(repository, settings);
+		if (!seen.known(gitDir)) {
+			seen.handled(gitDir, tips); // a repository new to the prefetch: what moves from now on
+			return Map.of();
+		}
+		Map<String, ObjectId> moved = seen.moved(gitDir, tips);
+		if (!moved.isEmpty() && (projects.isEmpty() || !settings.enabled() || !remote.usableForPrefetch())) {
+			seen.handled(gitDir, moved);
+			return Map.of();
+		}
+		return moved;
 	}
 
 	/**
@@ -60,33 +92,25 @@ final class RepositoryPrefetch {
 	 */
 	Outcome run(SubMonitor monitor) throws IOException {
 		PrefetchSettings settings = PrefetchSettings.of(projects);
-		try (Repository repository = new FileRepositoryBuilder().setGitDir(gitDir).setMustExist(true).build()) {
-			Map<String, ObjectId> tips = RemoteTrackingTips.of(repository, settings);
-			if (!seen.known(gitDir)) {
-				seen.handled(gitDir, tips); // a repository new to the prefetch: what moves from now on
-				return new Outcome(0, 0);
-			}
-			Map<String, ObjectId> moved = seen.moved(gitDir, tips);
-			if (moved.isEmpty() || projects.isEmpty() || !settings.enabled() || !remote.usableForPrefetch()) {
-				seen.handled(gitDir, moved);
-				return new Outcome(0, 0);
-			}
-			monitor.setWorkRemaining(moved.size() * 10 + 1);
-			Set<String> published;
-			try {
-				published = remote.publishedCommits(repository, gitDir);
-			} catch (CoreException e) {
-				logMissed(e); // tried again at the next move
-				seen.handled(gitDir, moved);
-				return new Outcome(0, 0);
-			}
-			monitor.worked(1);
-			return fetchNearest(repository, moved, published, settings, monitor);
+		Map<String, ObjectId> moved = moved(settings);
+		if (moved.isEmpty()) {
+			return new Outcome(0, 0);
 		}
+		monitor.setWorkRemaining(moved.size() * 10 + 1);
+		Set<String> published;
+		try {
+			published = remote.publishedCommits(repository, gitDir);
+		} catch (CoreException e) {
+			logMissed(e); // tried again at the next move
+			seen.handled(gitDir, moved);
+			return new Outcome(0, 0);
+		}
+		monitor.worked(1);
+		return fetchNearest(moved, published, settings, monitor);
 	}
 
-	private Outcome fetchNearest(Repository repository, Map<String, ObjectId> moved, Set<String> published,
-			PrefetchSettings settings, SubMonitor monitor) throws IOException {
+	private Outcome fetchNearest(Map<String, ObjectId> moved, Set<String> published, PrefetchSettings settings,
+			SubMonitor monitor) throws IOException {
 		StatePicker picker = new StatePicker(MAX_WALK, Integer.MAX_VALUE);
 		Set<String> local = new HashSet<>();
 		for (StateInfo state : service.states(gitDir)) {
@@ -104,8 +128,8 @@ final class RepositoryPrefetch {
 					local.remove(n.commit());
 				} else {
 					try {
-						StateInfo state = remote.prefetch(repository, gitDir, n.commit(), tip.getValue(), room,
-								step.split(9));
+						StateInfo state = remote.prefetch(repository, gitDir, n.commit(), tip.getKey(), tip.getValue(),
+								room, step.split(9));
 						ledger.fetched(state.gitDir(), state.commitId(), state.size());
 						fetched++;
 					} catch (CoreException e) {

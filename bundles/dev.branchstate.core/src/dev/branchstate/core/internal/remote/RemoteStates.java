@@ -143,19 +143,20 @@ public final class RemoteStates {
 	public StateInfo fetch(Repository repository, String repositoryId, CompatibilityKey compatibility, String commit,
 			StateStore store, Collection<String> commitsInUse, long budget, BooleanSupplier canceled,
 			LongConsumer progress) throws IOException {
-		return fetch(repository, new Wanted(repositoryId, compatibility, commit, repository.resolve(Constants.HEAD), budget),
-				store, commitsInUse, budget, canceled, progress);
+		return fetch(repository, new Wanted(repositoryId, compatibility, commit, repository.resolve(Constants.HEAD),
+				Constants.HEAD, budget), store, commitsInUse, budget, canceled, progress);
 	}
 
 	/**
 	 * A published state to fetch.
 	 *
 	 * @param commit  its commit, which must be {@code within} or an ancestor of it here
-	 * @param within  HEAD for a switch; a remote-tracking branch's tip for a prefetch, before anything checks it out
-	 * @param largest the largest archive accepted, in bytes
+	 * @param within     HEAD for a switch; a remote-tracking branch's tip for a prefetch, before anything checks it out
+	 * @param withinName what {@code within} is, for messages ({@code HEAD}, the remote-tracking branch)
+	 * @param largest    the largest archive accepted, in bytes
 	 */
 	public record Wanted(String repositoryId, CompatibilityKey compatibility, String commit, ObjectId within,
-			long largest) {
+			String withinName, long largest) {
 	}
 
 	/**
@@ -219,8 +220,8 @@ public final class RemoteStates {
 		try (RevWalk walk = new RevWalk(repository)) {
 			if (within == null || !repository.getObjectDatabase().has(ObjectId.fromString(commit))
 					|| !walk.isMergedInto(walk.parseCommit(ObjectId.fromString(commit)), walk.parseCommit(within))) {
-				throw new IOException(key + ": commit " + commit + " is not " //$NON-NLS-1$ //$NON-NLS-2$
-						+ (within == null ? "HEAD" : within.name()) + " or an ancestor of it here"); //$NON-NLS-1$ //$NON-NLS-2$
+				throw new IOException(key + ": commit " + commit + " is not " + wanted.withinName() //$NON-NLS-1$ //$NON-NLS-2$
+						+ " or an ancestor of it here"); //$NON-NLS-1$
 			}
 		}
 	}

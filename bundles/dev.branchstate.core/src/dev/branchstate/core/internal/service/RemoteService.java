@@ -153,8 +153,8 @@ public final class RemoteService {
 	public StateInfo fetch(Repository repository, File gitDir, String commit, Duration deadline,
 			IProgressMonitor monitor) throws CoreException {
 		try {
-			return fetch(repository, gitDir, commit, repository.resolve(Constants.HEAD), StateService.budgetBytes(),
-					deadline, Messages.Remote_fetched, monitor);
+			return fetch(repository, gitDir, commit, repository.resolve(Constants.HEAD), Constants.HEAD,
+					StateService.budgetBytes(), deadline, Messages.Remote_fetched, monitor);
 		} catch (IOException e) {
 			throw failed(e);
 		}
@@ -170,20 +170,20 @@ public final class RemoteService {
 	}
 
 	/**
-	 * Fetches the published state of {@code commit} ahead of a switch, for the remote-tracking branch at {@code tip}
-	 * (the commit must be the tip or an ancestor of it), with the checks of a fetch at a switch.
+	 * Fetches the published state of {@code commit} ahead of a switch, for the remote-tracking branch {@code ref} at
+	 * {@code tip} (the commit must be the tip or an ancestor of it), with the checks of a fetch at a switch.
 	 *
 	 * @param largest the largest archive accepted (what is left of the prefetch's budget), in bytes
 	 * @return the local state
-	 * @throws CoreException naming the object and the reason; nothing is entered then
+	 * @throws CoreException naming the object and the reason; nothing is entered then (INFO: larger than accepted)
 	 */
-	public StateInfo prefetch(Repository repository, File gitDir, String commit, ObjectId tip, long largest,
-			IProgressMonitor monitor) throws CoreException {
-		return fetch(repository, gitDir, commit, tip, largest, null, Messages.Remote_prefetched, monitor);
+	public StateInfo prefetch(Repository repository, File gitDir, String commit, String ref, ObjectId tip,
+			long largest, IProgressMonitor monitor) throws CoreException {
+		return fetch(repository, gitDir, commit, tip, ref, largest, null, Messages.Remote_prefetched, monitor);
 	}
 
-	private StateInfo fetch(Repository repository, File gitDir, String commit, ObjectId within, long largest,
-			Duration deadline, String doneMessage, IProgressMonitor monitor) throws CoreException {
+	private StateInfo fetch(Repository repository, File gitDir, String commit, ObjectId within, String withinName,
+			long largest, Duration deadline, String doneMessage, IProgressMonitor monitor) throws CoreException {
 		long start = System.nanoTime();
 		SubMonitor progress = SubMonitor.convert(monitor, NLS.bind(Messages.Remote_fetching, commit.substring(0, 10)),
 				100);
@@ -192,7 +192,8 @@ public final class RemoteService {
 			StateStore store = service.store();
 			AtomicLong done = new AtomicLong();
 			StateInfo state = remote().fetch(repository,
-					new RemoteStates.Wanted(address.repositoryId(), address.compatibility(), commit, within, largest),
+					new RemoteStates.Wanted(address.repositoryId(), address.compatibility(), commit, within, withinName,
+							largest),
 					store, GitFacts.commitsInUse(repository), StateService.budgetBytes(),
 					canceled(progress, deadline == null ? null : start + deadline.toNanos()),
 					n -> progress.setTaskName(NLS.bind(Messages.Remote_fetchingBytes, commit.substring(0, 10),

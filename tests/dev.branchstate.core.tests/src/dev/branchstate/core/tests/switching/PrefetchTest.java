@@ -201,7 +201,7 @@ class PrefetchTest {
 		project = developer.importProject();
 		harness.manager().track();
 		SwitchHarness.awaitQuiet();
-		prefetcher().requestCheck();
+		prefetcher().checkNow();
 		awaitPrefetch();
 		assertThat(relay.takeRequests()).as("a repository new to the prefetch: nothing moved yet").isEmpty();
 	}
