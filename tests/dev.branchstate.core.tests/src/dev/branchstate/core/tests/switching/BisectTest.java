@@ -141,7 +141,7 @@ class BisectTest {
 		SwitchHarness.awaitQuiet();
 		for (String commit : commits) {
 			ci.switchTo(commit, 0);
-			harness.service.save(ci.gitDir(), new NullProgressMonitor());
+			PrefetchTest.saveHead(harness, ci);
 			remote.publish(ci.gitDir(), commit, key.getPrivate(), "ci", new NullProgressMonitor());
 		}
 		for (StateInfo state : harness.service.states(ci.gitDir())) {
