@@ -82,6 +82,25 @@ public final class BranchstatePreferences {
 	public static final String REMOTE_FETCH_DEADLINE_SECONDS = "remoteFetchDeadlineSeconds";
 
 	/**
+	 * boolean, default {@code true}: with a remote store configured and a key pinned, fetch the published states of
+	 * remote-tracking branches when they move (after a {@code git fetch}), in the background, before a switch needs them.
+	 */
+	public static final String PREFETCH = "prefetch";
+
+	/**
+	 * String, default empty: the remote-tracking branches whose states are prefetched, as glob patterns over their
+	 * short names separated by commas or new lines (e.g. {@code origin/main, origin/release/*}); empty means the
+	 * branches of any remote that match {@link #BRANCH_PATTERNS}, and the upstream of the branch checked out.
+	 */
+	public static final String PREFETCH_REFS = "prefetchRefs";
+
+	/** int 0..100, default 25: the share of the disk budget that prefetched states not restored yet may take, in %. */
+	public static final String PREFETCH_BUDGET_PERCENT = "prefetchBudgetPercent";
+
+	/** int, default 2048: the most a prefetch downloads in a day (UTC), in MiB. */
+	public static final String PREFETCH_MAX_MB_PER_DAY = "prefetchMaxMBPerDay";
+
+	/**
 	 * String, project scope, default empty: the repository's identity in the remote store, the same in every clone
 	 * (kept in the project's settings, shared through Git); empty means its root commit.
 	 */

@@ -4,7 +4,7 @@ import org.eclipse.osgi.util.NLS;
 
 /**
  * Translatable strings of the core bundle; keys are prefixed with their area ({@code Store_}, {@code Service_},
- * {@code Contributors_}, {@code Build_}, {@code Switch_}).
+ * {@code Contributors_}, {@code Build_}, {@code Switch_}, {@code Remote_}, {@code Prefetch_}).
  */
 public final class Messages extends NLS {
 
@@ -72,6 +72,7 @@ public final class Messages extends NLS {
 	public static String Remote_fetching;
 	public static String Remote_fetchingBytes;
 	public static String Remote_fetched;
+	public static String Remote_prefetched;
 	public static String Remote_deadline;
 	public static String Remote_givenUp;
 	public static String Remote_failed;
@@ -110,6 +111,10 @@ public final class Messages extends NLS {
 	public static String Build_cleanJobName;
 
 	public static String Switch_watchFailed;
+
+	public static String Prefetch_jobName;
+	public static String Prefetch_failed;
+	public static String Prefetch_budgetExhausted;
 
 	static {
 		NLS.initializeMessages(BUNDLE_NAME, Messages.class);

@@ -96,6 +96,11 @@ public final class Messages extends NLS {
 	public static String PrefRemote_fetchOnSwitch;
 	public static String PrefRemote_timeout;
 	public static String PrefRemote_deadline;
+	public static String PrefRemote_prefetch;
+	public static String PrefRemote_prefetchRefs;
+	public static String PrefRemote_prefetchRefsTip;
+	public static String PrefRemote_prefetchBudget;
+	public static String PrefRemote_prefetchPerDay;
 	public static String PrefRemote_credentials;
 	public static String PrefRemote_credentialsHint;
 	public static String PrefRemote_accessKey;
@@ -139,6 +144,8 @@ public final class Messages extends NLS {
 	public static String View_repositoryHeadNotSaved;
 	public static String View_noRepositories;
 	public static String View_summary;
+	public static String View_prefetchSummary;
+	public static String View_storedPrefetched;
 	public static String View_restore;
 	public static String View_restoreTip;
 	public static String View_delete;

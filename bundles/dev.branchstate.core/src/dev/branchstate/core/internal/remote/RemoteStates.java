@@ -143,6 +143,33 @@ public final class RemoteStates {
 	public StateInfo fetch(Repository repository, String repositoryId, CompatibilityKey compatibility, String commit,
 			StateStore store, Collection<String> commitsInUse, long budget, BooleanSupplier canceled,
 			LongConsumer progress) throws IOException {
+		return fetch(repository, new Wanted(repositoryId, compatibility, commit, repository.resolve(Constants.HEAD),
+				Constants.HEAD, budget), store, commitsInUse, budget, canceled, progress);
+	}
+
+	/**
+	 * A published state to fetch.
+	 *
+	 * @param commit  its commit, which must be {@code within} or an ancestor of it here
+	 * @param within     HEAD for a switch; a remote-tracking branch's tip for a prefetch, before anything checks it out
+	 * @param withinName what {@code within} is, for messages ({@code HEAD}, the remote-tracking branch)
+	 * @param largest    the largest archive accepted, in bytes
+	 */
+	public record Wanted(String repositoryId, CompatibilityKey compatibility, String commit, ObjectId within,
+			String withinName, long largest) {
+	}
+
+	/**
+	 * Fetches a published state into the local store, with the checks of {@link #fetch(Repository, String,
+	 * CompatibilityKey, String, StateStore, Collection, long, BooleanSupplier, LongConsumer) the fetch at a switch}.
+	 *
+	 * @param budget the store's disk budget, which least recently used states are evicted to fit
+	 */
+	public StateInfo fetch(Repository repository, Wanted wanted, StateStore store, Collection<String> commitsInUse,
+			long budget, BooleanSupplier canceled, LongConsumer progress) throws IOException {
+		String repositoryId = wanted.repositoryId();
+		CompatibilityKey compatibility = wanted.compatibility();
+		String commit = wanted.commit();
 		PublicKey publicKey = client.settings().publicKey().orElseThrow(() -> new IOException(
 				"no public key is pinned for remote states: nothing fetched is trusted without one")); //$NON-NLS-1$
 		String manifestKey = layout.manifest(repositoryId, compatibility, commit);
@@ -154,7 +181,7 @@ public final class RemoteStates {
 		} catch (IllegalArgumentException e) {
 			throw new IOException(e.getMessage(), e);
 		}
-		check(manifestKey, manifest, repository, repositoryId, compatibility, commit, budget);
+		check(manifestKey, manifest, repository, wanted);
 		File gitDir = repository.getDirectory();
 		Path archive = store.newArchivePath(gitDir, commit);
 		Path download = archive.resolveSibling(archive.getFileName() + ".download"); //$NON-NLS-1$
@@ -175,24 +202,26 @@ public final class RemoteStates {
 		}
 	}
 
-	private static void check(String key, StateManifest m, Repository repository, String repositoryId,
-			CompatibilityKey compatibility, String commit, long budget) throws IOException {
-		if (!m.repository().equals(repositoryId) || !m.commit().equals(commit)
-				|| !m.compatibility().equals(compatibility.hash())) {
+	private static void check(String key, StateManifest m, Repository repository, Wanted wanted) throws IOException {
+		String commit = wanted.commit();
+		ObjectId within = wanted.within();
+		if (!m.repository().equals(wanted.repositoryId()) || !m.commit().equals(commit)
+				|| !m.compatibility().equals(wanted.compatibility().hash())) {
 			throw new IOException(key + ": the manifest is for repository " + m.repository() + ", commit " //$NON-NLS-1$ //$NON-NLS-2$
 					+ m.commit() + ", compatibility " + m.compatibility() + ", not the one asked for"); //$NON-NLS-1$ //$NON-NLS-2$
 		}
 		if (!m.archiveKey().startsWith(key.substring(0, key.indexOf("/manifests/") + 1))) { //$NON-NLS-1$
 			throw new IOException(key + ": the manifest names an archive outside its folder: " + m.archiveKey()); //$NON-NLS-1$
 		}
-		if (m.size() > budget) {
-			throw new IOException(key + ": the archive's " + m.size() + " bytes exceed the store's budget of " + budget); //$NON-NLS-1$ //$NON-NLS-2$
+		if (m.size() > wanted.largest()) {
+			throw new TooLargeException(key + ": the archive's " + m.size() + " bytes exceed the budget of " //$NON-NLS-1$ //$NON-NLS-2$
+					+ wanted.largest());
 		}
-		ObjectId head = repository.resolve(Constants.HEAD);
 		try (RevWalk walk = new RevWalk(repository)) {
-			if (head == null || !repository.getObjectDatabase().has(ObjectId.fromString(commit))
-					|| !walk.isMergedInto(walk.parseCommit(ObjectId.fromString(commit)), walk.parseCommit(head))) {
-				throw new IOException(key + ": commit " + commit + " is not HEAD or an ancestor of it here"); //$NON-NLS-1$ //$NON-NLS-2$
+			if (within == null || !repository.getObjectDatabase().has(ObjectId.fromString(commit))
+					|| !walk.isMergedInto(walk.parseCommit(ObjectId.fromString(commit)), walk.parseCommit(within))) {
+				throw new IOException(key + ": commit " + commit + " is not " + wanted.withinName() //$NON-NLS-1$ //$NON-NLS-2$
+						+ " or an ancestor of it here"); //$NON-NLS-1$
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import org.eclipse.core.runtime.preferences.DefaultScope;
 import org.eclipse.core.runtime.preferences.IEclipsePreferences;
 
 import dev.branchstate.core.BranchstatePreferences;
+import dev.branchstate.core.internal.prefetch.PrefetchSettings;
 
 /** Fills the default scope with the documented defaults of {@link BranchstatePreferences}. */
 public final class PreferenceInitializer extends AbstractPreferenceInitializer {
@@ -29,5 +30,9 @@ public final class PreferenceInitializer extends AbstractPreferenceInitializer {
 		node.putBoolean(BranchstatePreferences.REMOTE_FETCH_ON_SWITCH, true);
 		node.putInt(BranchstatePreferences.REMOTE_TIMEOUT_SECONDS, 10);
 		node.putInt(BranchstatePreferences.REMOTE_FETCH_DEADLINE_SECONDS, 120);
+		node.putBoolean(BranchstatePreferences.PREFETCH, true);
+		node.put(BranchstatePreferences.PREFETCH_REFS, ""); //$NON-NLS-1$
+		node.putInt(BranchstatePreferences.PREFETCH_BUDGET_PERCENT, PrefetchSettings.DEFAULT_BUDGET_PERCENT);
+		node.putInt(BranchstatePreferences.PREFETCH_MAX_MB_PER_DAY, PrefetchSettings.DEFAULT_MAX_MB_PER_DAY);
 	}
 }

@@ -36,6 +36,7 @@ import dev.branchstate.core.internal.remote.RemoteConfiguration;
 import dev.branchstate.core.internal.remote.RemoteSettings;
 import dev.branchstate.core.internal.remote.RemoteStates;
 import dev.branchstate.core.internal.remote.S3Client;
+import dev.branchstate.core.internal.remote.TooLargeException;
 import dev.branchstate.core.internal.store.StateStore;
 
 /**
@@ -151,6 +152,38 @@ public final class RemoteService {
 	 */
 	public StateInfo fetch(Repository repository, File gitDir, String commit, Duration deadline,
 			IProgressMonitor monitor) throws CoreException {
+		try {
+			return fetch(repository, gitDir, commit, repository.resolve(Constants.HEAD), Constants.HEAD,
+					StateService.budgetBytes(), deadline, Messages.Remote_fetched, monitor);
+		} catch (IOException e) {
+			throw failed(e);
+		}
+	}
+
+	/** @return whether a prefetch may ask the remote store: configured, a key pinned, not given up */
+	public boolean usableForPrefetch() {
+		try {
+			return !givenUp && settings().map(s -> s.publicKey().isPresent()).orElse(false);
+		} catch (IllegalArgumentException e) {
+			return false;
+		}
+	}
+
+	/**
+	 * Fetches the published state of {@code commit} ahead of a switch, for the remote-tracking branch {@code ref} at
+	 * {@code tip} (the commit must be the tip or an ancestor of it), with the checks of a fetch at a switch.
+	 *
+	 * @param largest the largest archive accepted (what is left of the prefetch's budget), in bytes
+	 * @return the local state
+	 * @throws CoreException naming the object and the reason; nothing is entered then (INFO: larger than accepted)
+	 */
+	public StateInfo prefetch(Repository repository, File gitDir, String commit, String ref, ObjectId tip,
+			long largest, IProgressMonitor monitor) throws CoreException {
+		return fetch(repository, gitDir, commit, tip, ref, largest, null, Messages.Remote_prefetched, monitor);
+	}
+
+	private StateInfo fetch(Repository repository, File gitDir, String commit, ObjectId within, String withinName,
+			long largest, Duration deadline, String doneMessage, IProgressMonitor monitor) throws CoreException {
 		long start = System.nanoTime();
 		SubMonitor progress = SubMonitor.convert(monitor, NLS.bind(Messages.Remote_fetching, commit.substring(0, 10)),
 				100);
@@ -158,14 +191,16 @@ public final class RemoteService {
 			Address address = address(repository, gitDir);
 			StateStore store = service.store();
 			AtomicLong done = new AtomicLong();
-			StateInfo state = remote().fetch(repository, address.repositoryId(), address.compatibility(), commit,
+			StateInfo state = remote().fetch(repository,
+					new RemoteStates.Wanted(address.repositoryId(), address.compatibility(), commit, within, withinName,
+							largest),
 					store, GitFacts.commitsInUse(repository), StateService.budgetBytes(),
 					canceled(progress, deadline == null ? null : start + deadline.toNanos()),
 					n -> progress.setTaskName(NLS.bind(Messages.Remote_fetchingBytes, commit.substring(0, 10),
 							Long.valueOf(done.addAndGet(n) >> 20))));
 			succeeded();
 			service.fireEvent(new StateEvent(StateEvent.Kind.FETCHED, gitDir, commit, null,
-					NLS.bind(Messages.Remote_fetched, commit.substring(0, 10), Long.valueOf(state.size() >> 20)),
+					NLS.bind(doneMessage, commit.substring(0, 10), Long.valueOf(state.size() >> 20)),
 					Status.OK_STATUS, 0, state.size(), 0, Duration.ofNanos(System.nanoTime() - start)));
 			return state;
 		} catch (CancellationException e) {
@@ -173,6 +208,8 @@ public final class RemoteService {
 				throw new OperationCanceledException();
 			}
 			throw new CoreException(Status.info(NLS.bind(Messages.Remote_deadline, commit.substring(0, 10), deadline)));
+		} catch (TooLargeException e) {
+			throw new CoreException(Status.info(e.getMessage())); // the store answered: no failure of it
 		} catch (IOException e) {
 			throw failed(e);
 		}

@@ -307,7 +307,7 @@ public final class SwitchProtocol {
 	 *                 {@code /}, {@code ?} one character
 	 * @return whether the branch matches one of them
 	 */
-	static boolean matches(String patterns, String branch) {
+	public static boolean matches(String patterns, String branch) {
 		for (String glob : patterns.split("[,\\r\\n]+")) { //$NON-NLS-1$
 			String trimmed = glob.strip();
 			if (!trimmed.isEmpty() && toRegex(trimmed).matcher(branch).matches()) {

@@ -25,7 +25,7 @@ import dev.branchstate.ui.internal.UiLog;
 
 /**
  * Window › Preferences › Branchstate › Remote Store: the S3-compatible store that CI publishes states to, the public
- * key its manifests must be signed with, and when a switch fetches. The access key and secret key go to Eclipse's
+ * key its manifests must be signed with, when a switch fetches, and what is prefetched after a {@code git fetch}. The access key and secret key go to Eclipse's
  * secure storage (the secret encrypted), never to the preferences. Test connection tests the values on the page,
  * saved or not, in a job ({@link TestConnectionJob}) and shows the outcome in plain words below the button.
  */
@@ -82,8 +82,26 @@ public class RemoteStorePreferencePage extends WorkspacePreferencePage {
 				Messages.PrefRemote_deadline, parent, 5);
 		deadline.setValidRange(1, 3600);
 		addField(deadline);
+		createPrefetch(parent);
 		createCredentials(parent);
 		createTestConnection(parent);
+	}
+
+	/** Prefetch: on or off, which remote-tracking branches, and its budget. */
+	private void createPrefetch(Composite parent) {
+		addField(new BooleanFieldEditor(BranchstatePreferences.PREFETCH, Messages.PrefRemote_prefetch, parent));
+		StringFieldEditor refs = new StringFieldEditor(BranchstatePreferences.PREFETCH_REFS,
+				Messages.PrefRemote_prefetchRefs, parent);
+		refs.getTextControl(parent).setToolTipText(Messages.PrefRemote_prefetchRefsTip);
+		addField(refs);
+		IntegerFieldEditor share = new IntegerFieldEditor(BranchstatePreferences.PREFETCH_BUDGET_PERCENT,
+				Messages.PrefRemote_prefetchBudget, parent, 3);
+		share.setValidRange(0, 100);
+		addField(share);
+		IntegerFieldEditor perDay = new IntegerFieldEditor(BranchstatePreferences.PREFETCH_MAX_MB_PER_DAY,
+				Messages.PrefRemote_prefetchPerDay, parent, 7);
+		perDay.setValidRange(0, 1_048_576);
+		addField(perDay);
 	}
 
 	/** Test connection: the values as they are on the page, saved or not; the outcome in plain words below. */

@@ -55,6 +55,7 @@ import org.eclipse.ui.part.ViewPart;
 import dev.branchstate.core.IStateService;
 import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateInfo;
+import dev.branchstate.core.internal.prefetch.Prefetcher;
 import dev.branchstate.ui.BranchstateUI;
 import dev.branchstate.ui.internal.Formats;
 import dev.branchstate.ui.internal.HelpContexts;
@@ -103,7 +104,8 @@ public final class BranchStatesView extends ViewPart {
 			try {
 				List<RepositoryNode> nodes = service.isPresent() ? StatesModel.load(service.get(), monitor) : null;
 				long disk = service.isPresent() ? service.get().diskUsage() : 0;
-				asyncExec(() -> setInput(nodes, disk));
+				Optional<Prefetcher.BudgetUse> prefetch = PrefetchedStates.budgetUse();
+				asyncExec(() -> setInput(nodes, disk, prefetch.orElse(null)));
 				return Status.OK_STATUS;
 			} catch (OperationCanceledException e) {
 				return Status.CANCEL_STATUS;
@@ -124,6 +126,8 @@ public final class BranchStatesView extends ViewPart {
 	private List<RepositoryNode> input = List.of();
 	/** What the states take on disk (shared files once), read with them. */
 	private long diskUsage;
+	/** What the prefetch uses of its budget, read with the states; {@code null} without a prefetcher. */
+	private Prefetcher.BudgetUse prefetchUse;
 	private boolean serviceMissing;
 	private StateEvent lastEvent;
 	private Instant lastEventTime;
@@ -204,13 +208,14 @@ public final class BranchStatesView extends ViewPart {
 		loader.schedule(50);
 	}
 
-	private void setInput(List<RepositoryNode> nodes, long disk) {
+	private void setInput(List<RepositoryNode> nodes, long disk, Prefetcher.BudgetUse prefetch) {
 		if (viewer == null || viewer.getControl().isDisposed()) {
 			return;
 		}
 		serviceMissing = nodes == null;
 		input = nodes == null ? List.of() : nodes;
 		diskUsage = disk;
+		prefetchUse = prefetch;
 		Object[] expanded = viewer.getExpandedElements();
 		viewer.getTree().setRedraw(false);
 		try {
@@ -270,8 +275,16 @@ public final class BranchStatesView extends ViewPart {
 		} else {
 			long count = input.stream().mapToLong(n -> n.states().size()).sum();
 			banner.setImage(null);
-			banner.setText(NLS.bind(Messages.View_summary,
-					new Object[] { Formats.count(count), Formats.count(input.size()), Formats.size(diskUsage) }));
+			String summary = NLS.bind(Messages.View_summary,
+					new Object[] { Formats.count(count), Formats.count(input.size()), Formats.size(diskUsage) });
+			Prefetcher.BudgetUse use = prefetchUse;
+			if (use != null && (use.states() > 0 || use.bytesToday() > 0)) {
+				summary += NLS.bind(Messages.View_prefetchSummary,
+						new Object[] { Formats.count(use.states()), Formats.size(use.bytes()),
+								Formats.size(use.shareBytes()), Formats.size(use.bytesToday()),
+								Formats.size(use.maxBytesPerDay()) });
+			}
+			banner.setText(summary);
 		}
 		banner.getParent().layout(true);
 	}
@@ -294,11 +307,12 @@ public final class BranchStatesView extends ViewPart {
 	}
 
 	private static String stored(StateRow row) {
-		return switch (row.where()) {
+		String where = switch (row.where()) {
 		case LOCAL -> Messages.View_storedLocal;
 		case REMOTE -> Messages.View_storedRemote;
 		case BOTH -> Messages.View_storedBoth;
 		};
+		return row.prefetched() ? NLS.bind(Messages.View_storedPrefetched, where) : where;
 	}
 
 	/** @return the text of a local state's figure; nothing for a state only in the remote store */

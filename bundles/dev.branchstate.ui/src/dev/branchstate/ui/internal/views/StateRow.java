@@ -11,9 +11,10 @@ import dev.branchstate.core.StateInfo;
  * @param state   the state; for one only in the remote store, its commit alone (no archive, no figures)
  * @param message the first line of its commit's message, or {@code null} when the commit is not in the repository
  * @param head    whether HEAD is at the state's commit (the current one)
- * @param where   where it is stored
+ * @param where      where it is stored
+ * @param prefetched whether it was fetched ahead of a switch (after a {@code git fetch}) and no switch restored it yet
  */
-public record StateRow(File gitDir, StateInfo state, String message, boolean head, Where where) {
+public record StateRow(File gitDir, StateInfo state, String message, boolean head, Where where, boolean prefetched) {
 
 	/** Where a state is stored. */
 	public enum Where {

@@ -73,17 +73,19 @@ final class StatesModel {
 		String headCommit = head == null ? null : head.commitId();
 		List<StateRow> rows = new ArrayList<>();
 		Set<String> local = new HashSet<>();
+		Set<String> prefetched = states.isEmpty() ? Set.of() : PrefetchedStates.of(gitDir);
 		for (StateInfo state : states) {
 			local.add(state.commitId());
 			rows.add(new StateRow(gitDir, state, messages.get(state.commitId()),
 					headCommit != null && Objects.equals(headCommit, state.commitId()),
-					remote.contains(state.commitId()) ? StateRow.Where.BOTH : StateRow.Where.LOCAL));
+					remote.contains(state.commitId()) ? StateRow.Where.BOTH : StateRow.Where.LOCAL,
+					prefetched.contains(state.commitId())));
 		}
 		for (String commit : remote) {
 			if (!local.contains(commit)) {
 				StateInfo only = new StateInfo(gitDir, commit, List.of(), null, null, null, 0, 0, Map.of(), List.of());
 				rows.add(new StateRow(gitDir, only, messages.get(commit), Objects.equals(headCommit, commit),
-						StateRow.Where.REMOTE));
+						StateRow.Where.REMOTE, false));
 			}
 		}
 		if (remoteError != null) {

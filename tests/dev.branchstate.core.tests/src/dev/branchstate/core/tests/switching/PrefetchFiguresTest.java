@@ -1,0 +1,193 @@
+package dev.branchstate.core.tests.switching;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.eclipse.core.resources.IProject;
+import org.eclipse.core.runtime.NullProgressMonitor;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.branchstate.core.StateEvent;
+import dev.branchstate.core.StateInfo;
+import dev.branchstate.core.internal.app.SwitchCommand;
+import dev.branchstate.core.internal.remote.ManifestSigner;
+import dev.branchstate.core.internal.remote.RemoteSettings;
+import dev.branchstate.core.internal.service.RemoteService;
+import dev.branchstate.core.internal.service.StateService;
+import dev.branchstate.core.tests.CountingRelay;
+import dev.branchstate.core.tests.S3Server;
+
+/**
+ * The same switch three ways in one run, in a developer's clone of a Java project of {@value #CLASSES} classes that
+ * all call a class the switch changes structurally (so JDT recompiles every one of them when it builds the change):
+ * after the prefetch of a {@code git fetch} (no request to the store), fetching on demand, and without Branchstate
+ * (JDT builds the change). Each result is checked against a clean build; the times are reported, not asserted.
+ */
+class PrefetchFiguresTest {
+
+	private static final int CLASSES = 300;
+	private static final Pattern TOTAL = Pattern.compile("total_ms=(\\d+)"); //$NON-NLS-1$
+	private static final Pattern BUILD = Pattern.compile("build_ms=(\\d+)"); //$NON-NLS-1$
+
+	@TempDir
+	Path temp;
+
+	private SwitchHarness harness;
+	private RemoteService remote;
+	private JavaRepository ci;
+	private JavaRepository developer;
+	private IProject project;
+	private S3Server server;
+	private CountingRelay relay;
+	private KeyPair ciKey;
+	private String feat;
+
+	@BeforeEach
+	void setUp() throws Exception {
+		harness = new SwitchHarness();
+		remote = ((StateService) harness.service).remote();
+		server = new S3Server(temp.resolve("s3"));
+		relay = new CountingRelay(server.endpoint);
+		ciKey = ManifestSigner.generate();
+		Map<String, String> sources = new LinkedHashMap<>(PrefetchTest.MAIN);
+		sources.put("src/q/Base.java", "package q;\npublic class Base {\n\tpublic static int k() { return 1; }\n}\n");
+		for (int i = 0; i < CLASSES; i++) {
+			sources.put("src/q/C" + i + ".java", "package q;\npublic class C" + i + " {\n\tpublic int v() { return "
+					+ (i == 0 ? "0" : "new C" + (i - 1) + "().v()") + " + Base.k(); }\n}\n");
+		}
+		ci = JavaRepository.create(temp.resolve("ci"), sources);
+		developer = ci.cloneInto(temp.resolve("developer"), "main");
+		Map<String, String> change = new LinkedHashMap<>(Map.of("src/q/Base.java",
+				"package q;\npublic class Base {\n\tpublic static int k(int... more) { return 1 + more.length; }\n}\n"));
+		change.put("src/p/X.java", "package p;\npublic class X {\n\tA2 two;\n}\n");
+		feat = ci.branch("feat", change);
+		ci.git.checkout().setName("main").call();
+	}
+
+	@AfterEach
+	void tearDown() throws Exception {
+		remote.setSettings(null);
+		JdtBuilds.release();
+		developer.discard(harness, project);
+		ci.close();
+		harness.autoBuild(true);
+		harness.close();
+		relay.close();
+		server.close();
+	}
+
+	@Test
+	void aSwitchAfterThePrefetchOnDemandAndWithoutBranchstateInOneRun() throws Exception {
+		// CI publishes the state of feat
+		remote.setSettings(server.settings(server.credentials).withPublicKey(ciKey.getPublic()));
+		harness.autoBuild(true);
+		IProject ciProject = ci.importProject();
+		harness.manager().track();
+		SwitchHarness.awaitQuiet();
+		ci.switchTo("feat", 0);
+		PrefetchTest.saveHead(harness, ci);
+		remote.publish(ci.gitDir(), feat, ciKey.getPrivate(), "ci", new NullProgressMonitor());
+		ci.switchTo("main", 0);
+		for (StateInfo state : harness.service.states(ci.gitDir())) {
+			harness.service.delete(state);
+		}
+		ciProject.delete(false, true, null);
+		SwitchHarness.awaitQuiet();
+
+		// the developer's clone, built on main by JDT, then a git fetch: feat is prefetched
+		remote.setSettings(new RemoteSettings(relay.endpoint, S3Server.BUCKET, "team/states", "us-east-1", true,
+				Optional.of(server.credentials), Optional.of(ciKey.getPublic()), Duration.ofSeconds(10)));
+		project = developer.importProject();
+		harness.manager().track();
+		SwitchHarness.awaitQuiet();
+		PrefetchTest.prefetcher().checkNow();
+		PrefetchTest.awaitPrefetch();
+		// a round trip to a branch at the same commit: the state of main is saved, as each switch measured finds it,
+		// and the JVM has run a switch
+		developer.git.branchCreate().setName("warm").call();
+		developer.switchTo("warm", 0);
+		developer.switchTo("main", 0);
+		developer.git.fetch().call();
+		try {
+			harness.awaitEvent(developer.gitDir(), e -> e.kind() == StateEvent.Kind.FETCHED && feat.equals(e.commitId()));
+		} catch (AssertionError e) {
+			StringBuilder jobs = new StringBuilder();
+			for (org.eclipse.core.runtime.jobs.Job job : org.eclipse.core.runtime.jobs.Job.getJobManager().find(null)) {
+				jobs.append(job.getName()).append(" [").append(job.getClass().getName()).append(", state ")
+						.append(job.getState()).append("]; ");
+			}
+			throw new AssertionError("jobs: " + jobs + " refs: "
+					+ developer.git.getRepository().getRefDatabase().getRefs(), e);
+		}
+		PrefetchTest.awaitPrefetch();
+		relay.takeRequests();
+
+		List<String> figures = new ArrayList<>();
+		String afterPrefetch = developer.switchTo("feat", 0);
+		figures.add(figure("after the prefetch", afterPrefetch, relay.takeRequests()));
+		assertEqualToCleanBuild();
+		developer.switchTo("main", 0);
+
+		harness.service.delete(harness.service.states(developer.gitDir()).stream()
+				.filter(s -> s.commitId().equals(feat)).findFirst().orElseThrow());
+		relay.takeRequests();
+		String onDemand = developer.switchTo("feat", 0);
+		List<String> onDemandRequests = relay.takeRequests();
+		figures.add(figure("fetching on demand", onDemand, onDemandRequests));
+		assertEqualToCleanBuild();
+		developer.switchTo("main", 0);
+
+		relay.takeRequests();
+		String without = switchWithoutBranchstate("feat");
+		figures.add(figure("without Branchstate (JDT builds the change)", without, relay.takeRequests()));
+		assertEqualToCleanBuild();
+
+		figures.forEach(System.out::println);
+		assertThat(figures.get(0)).as(afterPrefetch).contains(" 0 requests");
+		assertThat(onDemandRequests).as(onDemand).hasSizeGreaterThanOrEqualTo(3);
+		assertThat(afterPrefetch).contains("restored");
+		assertThat(onDemand).contains("restored");
+	}
+
+	private static String figure(String how, String output, List<String> requests) {
+		return "switch main -> feat " + how + ": total " + value(TOTAL, output) + " ms, build " + value(BUILD, output)
+				+ " ms, " + requests.size() + " requests";
+	}
+
+	private static String value(Pattern pattern, String output) {
+		Matcher m = pattern.matcher(output);
+		return m.find() ? m.group(1) : "?";
+	}
+
+	private String switchWithoutBranchstate(String branch) throws Exception {
+		ByteArrayOutputStream out = new ByteArrayOutputStream();
+		Integer code = SwitchCommand.run(List.of(developer.workTree.toString(), SwitchCommand.WITHOUT_BRANCHSTATE, branch),
+				new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(out, true, StandardCharsets.UTF_8));
+		String output = out.toString(StandardCharsets.UTF_8);
+		assertThat(code).as(output).isEqualTo(0);
+		return output;
+	}
+
+	private void assertEqualToCleanBuild() throws Exception {
+		JavaRepository.Build actual = JavaRepository.Build.of(project);
+		JavaRepository.Build clean = developer.cleanBuild(temp);
+		assertThat(clean.output()).hasSizeGreaterThan(CLASSES);
+		assertThat(actual.differencesFrom(clean)).as("bin/ and markers against a clean build").isEmpty();
+	}
+}
