@@ -257,6 +257,21 @@ public final class StateStore {
 		});
 	}
 
+	/**
+	 * @return whether the store's {@code states/} folder holds temporary files (of archive writers, or names held by
+	 *         saves): those of running saves, or of killed ones that {@link #cleanOrphans} left because they were
+	 *         written too recently to tell from a file just created and not locked yet
+	 */
+	public boolean hasTemporaryFiles() throws IOException {
+		Path statesDir = directory.resolve(STATES_DIR);
+		if (!Files.isDirectory(statesDir)) {
+			return false;
+		}
+		try (Stream<Path> files = Files.walk(statesDir)) {
+			return files.anyMatch(file -> Files.isRegularFile(file) && isTemporary(file));
+		}
+	}
+
 	private static boolean isTemporary(Path file) {
 		return file.getFileName().toString().startsWith("."); //$NON-NLS-1$
 	}
