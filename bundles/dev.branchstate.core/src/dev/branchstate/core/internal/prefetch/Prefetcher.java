@@ -18,7 +18,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.resources.IResourceChangeEvent;
 import org.eclipse.core.resources.IResourceChangeListener;
-import org.eclipse.core.resources.IResourceDelta;
 import org.eclipse.core.resources.IWorkspace;
 import org.eclipse.core.resources.ResourcesPlugin;
 import org.eclipse.core.runtime.Platform;
@@ -262,22 +261,9 @@ public final class Prefetcher implements IResourceChangeListener {
 		}
 		if (event.getType() == IResourceChangeEvent.PRE_BUILD) {
 			job.userWork(); // the build first: the prefetch comes back when the IDE is quiet
-		} else if (projectsChanged(event.getDelta())) {
+		} else if (SwitchManager.projectsChanged(event.getDelta())) {
 			moved(null); // repositories may have appeared: they are watched (and taken as they are) from now on
 		}
-	}
-
-	private static boolean projectsChanged(IResourceDelta delta) {
-		if (delta == null) {
-			return false;
-		}
-		for (IResourceDelta child : delta.getAffectedChildren()) {
-			if (child.getKind() != IResourceDelta.CHANGED
-					|| (child.getFlags() & (IResourceDelta.OPEN | IResourceDelta.DESCRIPTION)) != 0) {
-				return true;
-			}
-		}
-		return false;
 	}
 
 	/** A prefetched state restored (used) or deleted is no longer a prefetched one. */

@@ -297,7 +297,11 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 		}
 	}
 
-	private static boolean projectsChanged(IResourceDelta delta) {
+	/**
+	 * @return whether a POST_CHANGE delta adds, removes, opens or closes a project or changes its description: the
+	 *         repositories that hold open projects may differ
+	 */
+	public static boolean projectsChanged(IResourceDelta delta) {
 		if (delta == null) {
 			return false;
 		}
