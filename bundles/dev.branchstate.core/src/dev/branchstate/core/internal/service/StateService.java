@@ -21,7 +21,6 @@ import org.eclipse.core.resources.ResourcesPlugin;
 import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.IPath;
 import org.eclipse.core.runtime.IProgressMonitor;
-import org.eclipse.core.runtime.IStatus;
 import org.eclipse.core.runtime.OperationCanceledException;
 import org.eclipse.core.runtime.Platform;
 import org.eclipse.core.runtime.Status;
@@ -67,9 +66,7 @@ public final class StateService implements IStateService {
 
 	/** Default disk budget of the store in MiB. */
 	public static final int DEFAULT_BUDGET_MB = 10240;
-	/** When the store's second look for a killed save's leftovers comes (see {@link #cleanLeftovers}). */
-	static final long LEFTOVER_RETRY_MS = 3_000;
-	/** Job family of the store's second look for leftovers: join it to wait for that look. */
+	/** Job family of the store's second look for a killed save's leftovers ({@link LeftoverCleaning}). */
 	public static final Object LEFTOVERS_FAMILY = StateService.class.getName() + ".leftovers"; //$NON-NLS-1$
 	/** Default zstd level. */
 	public static final int DEFAULT_LEVEL = 3;
@@ -191,57 +188,13 @@ public final class StateService implements IStateService {
 			} catch (IOException e) {
 				throw new CoreException(Status.error(NLS.bind(Messages.Store_cannotWrite, location), e));
 			}
-			cleanLeftovers(store);
+			LeftoverCleaning.start(store, this::isCurrent);
 		}
 		return store;
 	}
 
-	/**
-	 * Deletes what saves of a previous session left in the store when the IDE was killed or crashed: the files of
-	 * archive writers that are gone, and archives no catalog entry names. Runs when the store is first opened in a
-	 * session (saves of other IDEs sharing the store are kept: see {@link StateStore#cleanOrphans}), and once more
-	 * after {@link #LEFTOVER_RETRY_MS} when temporary files were left: a killed save's file written within the last
-	 * two seconds cannot be told from one just created and not locked yet, so an IDE restarted right after a crash
-	 * would otherwise keep it, and count it against the disk budget, until its next start.
-	 */
-	private void cleanLeftovers(StateStore store) {
-		cleanOrphans(store);
-		try {
-			if (store.hasTemporaryFiles()) {
-				Job again = new Job(Messages.Store_cleaningJob) {
-					@Override
-					protected IStatus run(IProgressMonitor monitor) {
-						if (isCurrent(store)) {
-							cleanOrphans(store);
-						}
-						return Status.OK_STATUS;
-					}
-
-					@Override
-					public boolean belongsTo(Object family) {
-						return family == LEFTOVERS_FAMILY;
-					}
-				};
-				again.setSystem(true);
-				again.schedule(LEFTOVER_RETRY_MS);
-			}
-		} catch (IOException | RuntimeException e) {
-			Log.warning(NLS.bind(Messages.Store_leftoversNotDeleted, store.directory()), e);
-		}
-	}
-
 	private synchronized boolean isCurrent(StateStore candidate) {
 		return store == candidate;
-	}
-
-	private static void cleanOrphans(StateStore store) {
-		try {
-			for (Path file : store.cleanOrphans()) {
-				Log.info(NLS.bind(Messages.Store_leftoverDeleted, file));
-			}
-		} catch (IOException | RuntimeException e) {
-			Log.warning(NLS.bind(Messages.Store_leftoversNotDeleted, store.directory()), e);
-		}
 	}
 
 	private static Path preferredLocation() {
