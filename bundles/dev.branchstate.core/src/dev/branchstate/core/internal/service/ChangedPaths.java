@@ -37,7 +37,7 @@ import org.eclipse.jgit.treewalk.filter.TreeFilter;
  * is HEAD's blob; dirty files are read and hashed as raw bytes, so with clean/smudge filters or line-ending
  * conversion a dirty file may count as changed when it is not, never the reverse.
  */
-final class ChangedPaths {
+public final class ChangedPaths {
 
 	/** Content id of a path that does not exist. */
 	static final String ABSENT = "-"; //$NON-NLS-1$
@@ -111,8 +111,20 @@ final class ChangedPaths {
 		return tw.getRawMode(tree) == 0 ? ABSENT : tw.getObjectId(tree).name();
 	}
 
+	/**
+	 * What builders would have to redo to bring the derived data of a build of {@code commit} up to the working tree:
+	 * the number of files whose content now differs from that commit's tree, except for {@code dirtyAtSave}, whose
+	 * content at the build is unknown and which count as differing.
+	 *
+	 * @param dirtyNow the paths dirty in the working tree now ({@link #dirty})
+	 */
+	public static int countDiffering(Repository repository, String commit, Collection<String> dirtyAtSave,
+			Set<String> dirtyNow) throws IOException {
+		return compute(repository, commit, unknownContent(dirtyAtSave), dirtyNow).size();
+	}
+
 	/** @return the paths dirty in the working tree now (ignored files excluded) */
-	static Set<String> dirty(Repository repository) throws IOException {
+	public static Set<String> dirty(Repository repository) throws IOException {
 		try {
 			Status status = Git.wrap(repository).status().call();
 			Set<String> result = new TreeSet<>();

@@ -70,16 +70,19 @@ public final class SwitchProtocol {
 		DiskState disk = repository.disk;
 		Head before = disk.handled();
 		String name = repository.displayName();
-		if (!before.detached() && Objects.equals(before.branch(), target.branch())) {
+		boolean withinBranch = !before.detached() && Objects.equals(before.branch(), target.branch());
+		String withinBranchMessage = Messages.bind(Messages.Switch_withinBranch,
+				new Object[] { name, target.branch(), before.shortId(), target.shortId() });
+		List<IProject> projects = repository.projects;
+		boolean byCommit = withinBranch && madeByCommit(repository);
+		if (withinBranch && (byCommit || !autoSwitch(projects))) {
 			// A commit leaves the working tree as it was: derived data that followed it (the builders ran on it)
-			// now belongs to the new commit. A reset, pull or rebase may have rewritten files: until the next build,
-			// what the derived data reflects is unknown, and it is not saved.
-			disk.movedWithinBranch(target, madeByCommit(repository));
-			skipped(repository, target, start, Messages.bind(Messages.Switch_withinBranch,
-					new Object[] { name, target.branch(), before.shortId(), target.shortId() }));
+			// now belongs to the new commit. Otherwise, until the next build, what the derived data reflects is
+			// unknown, and it is not saved.
+			disk.movedWithinBranch(target, byCommit);
+			skipped(repository, target, start, withinBranchMessage);
 			return;
 		}
-		List<IProject> projects = repository.projects;
 		if (!autoSwitch(projects)) {
 			// the refresh hands the checkout to every builder and model (an index follows it at once, class files
 			// at the next build): until a build has run, what the derived data reflects is unknown, never saved
@@ -91,15 +94,30 @@ public final class SwitchProtocol {
 		SubMonitor progress = SubMonitor.convert(monitor,
 				Messages.bind(Messages.Switch_jobName, name, target.describe()), 100);
 		try {
-			try {
-				SubMonitor saving = progress.split(30);
-				if (!disk.savedAheadFor(target)) {
-					saveLeft(repository, target, projects, start, saving);
+			// A pull, reset or rebase moved HEAD within its branch and may have rewritten files: a stored state is
+			// restored only when it leaves the builders less to redo than the derived data on disk does.
+			WithinBranchMove move = null;
+			if (withinBranch) {
+				Head derived = disk.derived();
+				disk.movedWithinBranch(target, false); // unknown until restored or built
+				move = WithinBranchMove.measure(repository.git, derived);
+				laps.lap("compared"); //$NON-NLS-1$
+				if (move.nothingToRedo()) {
+					skipped(repository, target, start, withinBranchMessage);
+					return;
 				}
-				laps.lap("save left"); //$NON-NLS-1$
-			} catch (CoreException e) {
-				// the state being left is lost, the one entered can still be restored
-				serviceFailed(e);
+			}
+			if (move == null) {
+				try {
+					SubMonitor saving = progress.split(30);
+					if (!disk.savedAheadFor(target)) {
+						saveLeft(repository, target, projects, start, saving);
+					}
+					laps.lap("save left"); //$NON-NLS-1$
+				} catch (CoreException e) {
+					// the state being left is lost, the one entered can still be restored
+					serviceFailed(e);
+				}
 			}
 			disk.savedAhead(target); // the refreshes below must not try to save again
 			List<StateInfo> stored = states.states(repository.gitDir);
@@ -108,6 +126,10 @@ public final class SwitchProtocol {
 			laps.lap("picked"); //$NON-NLS-1$
 			pick = nearerFromRemote(repository, target, pick, progress.split(15));
 			laps.lap("remote"); //$NON-NLS-1$
+			if (move != null && !(pick instanceof StatePicker.Pick p && move.lessToRedoFrom(p.state()))) {
+				skipped(repository, target, start, withinBranchMessage);
+				return;
+			}
 			if (pick instanceof StatePicker.NoPick none) {
 				skipped(repository, target, start, Messages.bind(Messages.Switch_nothingRestored,
 						new Object[] { name, before.describe(), target.describe(), none.reason() }));

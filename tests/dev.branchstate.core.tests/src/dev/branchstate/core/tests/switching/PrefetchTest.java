@@ -12,11 +12,14 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.eclipse.core.resources.IProject;
+import org.eclipse.core.resources.IncrementalProjectBuilder;
+import org.eclipse.core.resources.ResourcesPlugin;
 import org.eclipse.core.runtime.ILogListener;
 import org.eclipse.core.runtime.IStatus;
 import org.eclipse.core.runtime.NullProgressMonitor;
 import org.eclipse.core.runtime.Platform;
 import org.eclipse.core.runtime.jobs.Job;
+import org.eclipse.jgit.api.ResetCommand.ResetType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -127,6 +130,52 @@ class PrefetchTest {
 				.isFalse();
 		System.out.println("prefetch: " + prefetchRequests.size() + " requests " + prefetchRequests
 				+ "; switch to feat after it: " + switchRequests.size() + " requests");
+	}
+
+	/**
+	 * A fast-forward pull moves HEAD within its branch: no branch switch, but the files of every commit pulled
+	 * change. The prefetched state of the commit pulled is restored without a request to the store, and JDT compiles
+	 * nothing. A {@code git reset --mixed} back to the commit before keeps the files as they are: the derived data on
+	 * disk is right for them, and the stored state of that commit is not restored even though it is the exact one.
+	 */
+	@Test
+	void aFastForwardPullOntoAPrefetchedCommitRestoresItAndAResetThatKeepsTheFilesRestoresNothing() throws Exception {
+		publishMainAndFeat();
+		importDeveloper();
+		String before = developer.git.getRepository().resolve("HEAD").name();
+		ResourcesPlugin.getWorkspace().build(IncrementalProjectBuilder.INCREMENTAL_BUILD, null);
+		SwitchHarness.awaitQuiet();
+		saveHead(harness, developer);
+		developer.git.fetch().call();
+		awaitFetched(main2);
+		awaitPrefetch();
+		relay.takeRequests();
+		harness.takeEvents(developer.gitDir());
+		JdtBuilds.takeCompiled();
+
+		developer.git.pull().call(); // as EGit's Pull: a fetch, then a fast-forward merge of origin/main
+		StateEvent handled = harness.awaitEvent(developer.gitDir(), e -> main2.equals(e.commitId())
+				&& e.kind() != StateEvent.Kind.SAVED && e.kind() != StateEvent.Kind.FETCHED);
+		SwitchHarness.awaitQuiet();
+		ResourcesPlugin.getWorkspace().build(IncrementalProjectBuilder.INCREMENTAL_BUILD, null);
+		SwitchHarness.awaitQuiet();
+		assertThat(handled.kind()).as(handled.message()).isEqualTo(StateEvent.Kind.RESTORED);
+		assertThat(relay.takeRequests()).as("requests the S3 server saw during the pull").isEmpty();
+		assertThat(JdtBuilds.takeCompiled()).as("units JDT compiled after the pull's restore").isEmpty();
+		assertEqualToCleanBuild("main");
+
+		harness.takeEvents(developer.gitDir());
+		JdtBuilds.takeCompiled(); // the clean build's
+		developer.git.reset().setMode(ResetType.MIXED).setRef(before).call(); // "uncommit": the files stay
+		StateEvent reset = harness.awaitEvent(developer.gitDir(), e -> before.equals(e.commitId()));
+		SwitchHarness.awaitQuiet();
+		ResourcesPlugin.getWorkspace().build(IncrementalProjectBuilder.INCREMENTAL_BUILD, null);
+		SwitchHarness.awaitQuiet();
+		assertThat(reset.kind()).as(reset.message()).isEqualTo(StateEvent.Kind.SKIPPED);
+		assertThat(reset.message()).contains("within branch main");
+		assertThat(harness.takeEvents(developer.gitDir())).noneMatch(e -> e.kind() == StateEvent.Kind.RESTORED);
+		assertThat(JdtBuilds.takeCompiled()).as("units JDT compiled after the reset").isEmpty();
+		assertEqualToCleanBuild("main");
 	}
 
 	@Test
