@@ -21,19 +21,21 @@ import org.eclipse.jgit.lib.Constants;
 
 /**
  * Watches what a {@code git fetch} changes in a Git directory — the loose refs under {@code refs/remotes} (every
- * folder: a watch is not recursive), {@code packed-refs} and {@code FETCH_HEAD} — and tells the callback, on the
- * watcher's own daemon thread, which repository's remote-tracking refs may have moved. The callback must only
- * schedule work. A folder created under {@code refs/remotes} (a new remote, a branch name with slashes) is watched as
- * it appears; {@code refs} is watched for {@code refs/remotes} itself to appear at the first fetch.
+ * folder: a watch is not recursive), {@code packed-refs} and {@code FETCH_HEAD} — and what {@code git bisect} marks
+ * (the refs under {@code refs/bisect}, then {@code HEAD}, which it checks out last), and tells the callback, on the watcher's own daemon thread, which repository's
+ * refs may have moved. The callback must only schedule work. A folder created under {@code refs/remotes} (a new remote,
+ * a branch name with slashes) is watched as it appears; {@code refs} is watched for {@code refs/remotes} to appear at
+ * the first fetch and {@code refs/bisect} at each bisect's start.
  */
 final class RemoteRefsWatcher implements AutoCloseable {
 
 	private static final Set<String> FETCH_FILES = Set.of(Constants.PACKED_REFS, Constants.FETCH_HEAD);
 	private static final String REMOTES = "remotes"; //$NON-NLS-1$
+	private static final String BISECT = "bisect"; //$NON-NLS-1$
 
 	/** What a watched folder is to the repository. */
 	private enum Role {
-		GIT_DIR, REFS, REMOTES_TREE
+		GIT_DIR, REFS, WATCHED_TREE
 	}
 
 	private record Watched(File gitDir, Path folder, Role role) {
@@ -62,6 +64,7 @@ final class RemoteRefsWatcher implements AutoCloseable {
 			register(gitDir, refs, Role.REFS);
 		}
 		registerTree(gitDir, refs.resolve(REMOTES));
+		registerTree(gitDir, refs.resolve(BISECT));
 	}
 
 	void unwatch(File gitDir) {
@@ -90,7 +93,7 @@ final class RemoteRefsWatcher implements AutoCloseable {
 		}
 		try (Stream<Path> folders = Files.walk(top)) {
 			for (Path folder : folders.filter(Files::isDirectory).toList()) {
-				register(gitDir, folder, Role.REMOTES_TREE);
+				register(gitDir, folder, Role.WATCHED_TREE);
 			}
 		}
 	}
@@ -115,18 +118,18 @@ final class RemoteRefsWatcher implements AutoCloseable {
 		}
 	}
 
-	/** @return whether the event on {@code name} may move a remote-tracking ref; watches folders that appeared */
+	/** @return whether the event on {@code name} may move a ref the prefetch follows; watches folders that appeared */
 	private boolean changes(Watched watched, Path name) {
 		return switch (watched.role()) {
-		case GIT_DIR -> FETCH_FILES.contains(name.toString());
+		case GIT_DIR -> FETCH_FILES.contains(name.toString()) || Constants.HEAD.equals(name.toString());
 		case REFS -> {
-			if (REMOTES.equals(name.toString())) {
+			if (REMOTES.equals(name.toString()) || BISECT.equals(name.toString())) {
 				newFolders(watched.gitDir(), watched.folder().resolve(name));
 				yield true;
 			}
 			yield false;
 		}
-		case REMOTES_TREE -> {
+		case WATCHED_TREE -> {
 			newFolders(watched.gitDir(), watched.folder().resolve(name));
 			yield true;
 		}

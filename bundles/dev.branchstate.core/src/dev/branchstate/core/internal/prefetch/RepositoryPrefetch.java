@@ -3,6 +3,7 @@ package dev.branchstate.core.internal.prefetch;
 import java.io.File;
 import java.io.IOException;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,7 +24,7 @@ import dev.branchstate.core.internal.switching.StatePicker;
 
 /**
  * One prefetch of one repository, start to end: the tips of its selected remote-tracking branches that moved since
- * they were last handled, the commits published in the remote store (one listing), for each moved tip the nearest
+ * they were last handled (and the commits a bisect in progress checks out next, {@link BisectCandidates}), the commits published in the remote store (one listing), for each moved tip the nearest
  * published commit (the tip or an ancestor, as a switch picks it), and the fetch of those not stored locally while
  * the budget lasts. Each tip is recorded as handled once its state is local, unpublished, or left out by the budget;
  * a run cancelled leaves the tips it did not handle to the next run.
@@ -73,7 +74,9 @@ final class RepositoryPrefetch {
 	}
 
 	private Map<String, ObjectId> moved(PrefetchSettings settings) throws IOException {
-		Map<String, ObjectId> tips = RemoteTrackingTips.of(repository, settings);
+		// a bisect's next commits first: checked out within minutes
+		Map<String, ObjectId> tips = new LinkedHashMap<>(BisectCandidates.of(repository));
+		tips.putAll(RemoteTrackingTips.of(repository, settings));
 		if (!seen.known(gitDir)) {
 			seen.handled(gitDir, tips); // a repository new to the prefetch: what moves from now on
 			return Map.of();
