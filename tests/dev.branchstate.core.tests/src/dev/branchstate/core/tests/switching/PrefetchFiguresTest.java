@@ -41,7 +41,13 @@ import dev.branchstate.core.tests.S3Server;
  */
 class PrefetchFiguresTest {
 
-	private static final int CLASSES = 300;
+	/** Classes of the project: 300, or the environment's {@code PREFETCH_FIGURES_CLASSES} (the README's figures). */
+	private static final int CLASSES = Integer.parseInt(System.getenv().getOrDefault("PREFETCH_FIGURES_CLASSES", "300"));
+	/**
+	 * The network between the developer and the store: loopback as it is, or the environment's
+	 * {@code PREFETCH_FIGURES_LINK} ({@code 30ms,20mbit}: see {@link CountingRelay.Link#parse}).
+	 */
+	private static final CountingRelay.Link LINK = CountingRelay.Link.parse(System.getenv("PREFETCH_FIGURES_LINK"));
 	private static final Pattern TOTAL = Pattern.compile("total_ms=(\\d+)"); //$NON-NLS-1$
 	private static final Pattern BUILD = Pattern.compile("build_ms=(\\d+)"); //$NON-NLS-1$
 
@@ -63,13 +69,18 @@ class PrefetchFiguresTest {
 		harness = new SwitchHarness();
 		remote = ((StateService) harness.service).remote();
 		server = new S3Server(temp.resolve("s3"));
-		relay = new CountingRelay(server.endpoint);
+		relay = new CountingRelay(server.endpoint, LINK);
 		ciKey = ManifestSigner.generate();
 		Map<String, String> sources = new LinkedHashMap<>(PrefetchTest.MAIN);
 		sources.put("src/q/Base.java", "package q;\npublic class Base {\n\tpublic static int k() { return 1; }\n}\n");
 		for (int i = 0; i < CLASSES; i++) {
+			StringBuilder more = new StringBuilder();
+			for (int m = 0; m < 6; m++) { // a class file of about 1.5 kB, as in a real project
+				more.append("\tpublic String m" + m + "(String s) { return s.isEmpty() ? \"C" + i + ".m" + m
+						+ "\" : s.substring(1) + m" + m + "(\"\") + Base.k(); }\n");
+			}
 			sources.put("src/q/C" + i + ".java", "package q;\npublic class C" + i + " {\n\tpublic int v() { return "
-					+ (i == 0 ? "0" : "new C" + (i - 1) + "().v()") + " + Base.k(); }\n}\n");
+					+ (i == 0 ? "0" : "new C" + (i - 1) + "().v()") + " + Base.k(); }\n" + more + "}\n");
 		}
 		ci = JavaRepository.create(temp.resolve("ci"), sources);
 		developer = ci.cloneInto(temp.resolve("developer"), "main");
@@ -158,6 +169,10 @@ class PrefetchFiguresTest {
 		figures.add(figure("without Branchstate (JDT builds the change)", without, relay.takeRequests()));
 		assertEqualToCleanBuild();
 
+		long size = harness.service.states(developer.gitDir()).stream().filter(st -> st.commitId().equals(feat))
+				.mapToLong(StateInfo::size).sum();
+		System.out.println("prefetch figures: " + CLASSES + " classes, state of feat " + size / 1024 + " KiB, link "
+				+ (LINK == null ? "loopback" : LINK));
 		figures.forEach(System.out::println);
 		assertThat(figures.get(0)).as(afterPrefetch).contains(" 0 requests");
 		assertThat(onDemandRequests).as(onDemand).hasSizeGreaterThanOrEqualTo(3);
