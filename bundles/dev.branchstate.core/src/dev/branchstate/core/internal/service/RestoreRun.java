@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.eclipse.core.resources.IProject;
@@ -62,11 +63,17 @@ final class RestoreRun {
 	private final String commitId;
 	private String branch;
 	private long start;
+	private final CompletableFuture<WorkingTreeStatus> statusAhead;
 	/** How the working tree was compared with the state (set with the changed paths). */
 	private WorkingTreeComparison comparison;
 
-	RestoreRun(StateService service, IWorkspace workspace, StateEvents events, File gitDir, String commitId) {
+	/**
+	 * @param statusAhead the working tree's status read by the caller after the checkout, or {@code null}: read here
+	 */
+	RestoreRun(StateService service, IWorkspace workspace, StateEvents events, File gitDir, String commitId,
+			CompletableFuture<WorkingTreeStatus> statusAhead) {
 		this.service = service;
+		this.statusAhead = statusAhead;
 		this.workspace = workspace;
 		this.contributors = service.contributors();
 		this.events = events;
@@ -241,10 +248,9 @@ final class RestoreRun {
 			Map<String, String> dirtyAtSave, List<IProject> projects) throws CoreException {
 		Set<String> changed;
 		try {
-			Instant at = Instant.now(); // before the working tree is read
-			Set<String> dirtyNow = ChangedPaths.dirty(repository);
-			changed = ChangedPaths.compute(repository, state.commitId(), dirtyAtSave, dirtyNow);
-			comparison = new WorkingTreeComparison(at, dirtyNow, repository, projects);
+			WorkingTreeStatus status = statusAhead != null ? statusAhead.join() : WorkingTreeStatus.read(repository);
+			changed = ChangedPaths.compute(repository, state.commitId(), dirtyAtSave, status.dirty());
+			comparison = new WorkingTreeComparison(status.at(), status.dirty(), repository, projects);
 		} catch (IOException | RuntimeException e) {
 			throw new CoreException(Status.error(NLS.bind(Messages.Service_changedPathsFailed, state.commitId()), e));
 		}

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -380,7 +381,13 @@ public final class StateService implements IStateService {
 
 	@Override
 	public RestoreResult restore(File gitDir, String commitId, IProgressMonitor monitor) throws CoreException {
-		return new RestoreRun(this, workspace, events, gitDir, commitId).run(monitor);
+		return restore(gitDir, commitId, null, monitor);
+	}
+
+	/** {@link #restore(File, String, IProgressMonitor)} with the working tree's status read ahead by a switch. */
+	public RestoreResult restore(File gitDir, String commitId, CompletableFuture<WorkingTreeStatus> statusAhead,
+			IProgressMonitor monitor) throws CoreException {
+		return new RestoreRun(this, workspace, events, gitDir, commitId, statusAhead).run(monitor);
 	}
 
 	// ---------------------------------------------------------------------------------------------- helpers

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
 
 import org.eclipse.core.resources.IProject;
@@ -36,6 +37,7 @@ import dev.branchstate.core.internal.Log;
 import dev.branchstate.core.internal.remote.RemoteConfiguration;
 import dev.branchstate.core.internal.service.RemoteService;
 import dev.branchstate.core.internal.service.StateService;
+import dev.branchstate.core.internal.service.WorkingTreeStatus;
 
 /**
  * The switch protocol's work for one repository whose HEAD moved (see the bundle's README): save the state being
@@ -53,12 +55,15 @@ public final class SwitchProtocol {
 	private final StatePicker picker = new StatePicker(Integer.getInteger(MAX_WALK, 1000).intValue(),
 			Integer.getInteger(MAX_CHANGED_FILES, 5000).intValue());
 
+	/** The service when it is Branchstate's own; {@code null} otherwise. */
+	private final StateService own;
 	/** Remote states, when the service is Branchstate's own; {@code null} otherwise. */
 	private final RemoteService remote;
 
 	SwitchProtocol(IStateService states) {
 		this.states = states;
-		this.remote = states instanceof StateService service ? service.remote() : null;
+		this.own = states instanceof StateService service ? service : null;
+		this.remote = own != null ? own.remote() : null;
 	}
 
 	/**
@@ -143,6 +148,9 @@ public final class SwitchProtocol {
 						new Object[] { name, before.describe(), target.describe(), disk.derived().shortId() }));
 				return;
 			}
+			// the restore compares the working tree with the state: Git reads it meanwhile (the refresh writes no file)
+			CompletableFuture<WorkingTreeStatus> status = own != null ? WorkingTreeStatus.readAhead(repository.git)
+					: null;
 			// bring the workspace in sync with the checked-out tree first, so that data restored for resources the
 			// checkout created (markers on them) finds them, and builders see the sources that changed
 			CheckoutRefresh.run(repository.git, before.commitId(), target.commitId(), projects, progress.split(10));
@@ -150,7 +158,8 @@ public final class SwitchProtocol {
 			disk.restoring();
 			RestoreResult result;
 			try {
-				result = states.restore(repository.gitDir, state.commitId(), progress.split(40));
+				result = own != null ? own.restore(repository.gitDir, state.commitId(), status, progress.split(40))
+						: states.restore(repository.gitDir, state.commitId(), progress.split(40));
 			} catch (CoreException e) {
 				serviceFailed(e); // the data stays unknown: builders rebuild as if Branchstate were absent
 				return;
