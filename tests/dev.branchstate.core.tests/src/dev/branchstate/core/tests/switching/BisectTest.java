@@ -3,17 +3,13 @@ package dev.branchstate.core.tests.switching;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.security.KeyPair;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.resources.IncrementalProjectBuilder;
 import org.eclipse.core.resources.ResourcesPlugin;
-import org.eclipse.core.runtime.NullProgressMonitor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,12 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateInfo;
-import dev.branchstate.core.internal.remote.ManifestSigner;
-import dev.branchstate.core.internal.remote.RemoteSettings;
-import dev.branchstate.core.internal.service.RemoteService;
-import dev.branchstate.core.internal.service.StateService;
 import dev.branchstate.core.tests.CountingRelay;
-import dev.branchstate.core.tests.S3Server;
 
 /**
  * A {@code git bisect} served from the remote store: CI publishes the state of every commit of a range of
@@ -46,22 +37,20 @@ class BisectTest {
 	@TempDir
 	Path temp;
 
+	private RemoteFixture team;
 	private SwitchHarness harness;
-	private RemoteService remote;
 	private JavaRepository ci;
 	private JavaRepository developer;
 	private IProject project;
-	private S3Server server;
 	private CountingRelay relay;
 	private final List<String> commits = new ArrayList<>();
 
 	@BeforeEach
 	void setUp() throws Exception {
-		harness = new SwitchHarness();
-		remote = ((StateService) harness.service).remote();
-		server = new S3Server(temp.resolve("s3"));
-		relay = new CountingRelay(server.endpoint);
-		ci = JavaRepository.create(temp.resolve("ci"), PrefetchTest.MAIN);
+		team = new RemoteFixture(temp, PrefetchTest.MAIN, null);
+		harness = team.harness;
+		ci = team.ci;
+		relay = team.relay;
 		commits.add(ci.git.getRepository().resolve("HEAD").name());
 		for (int i = 1; i < COMMITS; i++) {
 			commits.add(ci.commit("step " + i, Map.of("src/p/B.java", source(i))));
@@ -77,32 +66,14 @@ class BisectTest {
 
 	@AfterEach
 	void tearDown() throws Exception {
-		remote.setSettings(null);
-		JdtBuilds.release();
-		if (developer != null) {
-			developer.discard(harness, project);
-			ci.close();
-		} else {
-			ci.discard(harness, project);
-		}
-		harness.autoBuild(true);
-		harness.close();
-		relay.close();
-		server.close();
+		team.close();
 	}
 
 	@Test
 	void eachStepOfABisectRestoresThePublishedStateOfItsCommitPrefetchedDuringTheStepBefore() throws Exception {
-		KeyPair ciKey = ManifestSigner.generate();
-		publishEveryCommit(ciKey);
-
-		developer = ci.cloneInto(temp.resolve("developer"), "main");
-		remote.setSettings(new RemoteSettings(relay.endpoint, S3Server.BUCKET, "team/states", "us-east-1", true,
-				Optional.of(server.credentials), Optional.of(ciKey.getPublic()), Duration.ofSeconds(10)));
-		harness.autoBuild(false);
-		project = developer.importProject();
-		harness.manager().track();
-		SwitchHarness.awaitQuiet();
+		publishEveryCommit();
+		developer = team.cloneDeveloper(temp.resolve("developer"));
+		project = team.startDeveloper(false);
 		PrefetchTest.prefetcher().checkNow();
 		PrefetchTest.awaitPrefetch();
 		relay.takeRequests();
@@ -194,23 +165,13 @@ class BisectTest {
 	}
 
 	/** CI checks out every commit of the range in turn (detached), builds, saves and publishes its state. */
-	private void publishEveryCommit(KeyPair key) throws Exception {
-		remote.setSettings(server.settings(server.credentials).withPublicKey(key.getPublic()));
-		harness.autoBuild(true);
-		project = ci.importProject();
-		harness.manager().track();
-		SwitchHarness.awaitQuiet();
+	private void publishEveryCommit() throws Exception {
+		team.startCi();
 		for (String commit : commits) {
 			ci.switchTo(commit, 0);
-			PrefetchTest.saveHead(harness, ci);
-			remote.publish(ci.gitDir(), commit, key.getPrivate(), "ci", new NullProgressMonitor());
+			team.publishHead();
 		}
-		for (StateInfo state : harness.service.states(ci.gitDir())) {
-			harness.service.delete(state);
-		}
-		project.delete(false, true, null);
-		project = null;
-		SwitchHarness.awaitQuiet();
+		team.endCi();
 	}
 
 	private void assertEqualToCleanBuild(int mid) throws Exception {

@@ -6,18 +6,14 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.KeyPair;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.eclipse.core.resources.IProject;
-import org.eclipse.core.runtime.NullProgressMonitor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,12 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateInfo;
 import dev.branchstate.core.internal.app.SwitchCommand;
-import dev.branchstate.core.internal.remote.ManifestSigner;
-import dev.branchstate.core.internal.remote.RemoteSettings;
-import dev.branchstate.core.internal.service.RemoteService;
-import dev.branchstate.core.internal.service.StateService;
 import dev.branchstate.core.tests.CountingRelay;
-import dev.branchstate.core.tests.S3Server;
 
 /**
  * The same switch three ways in one run, in a developer's clone of a Java project of {@value #CLASSES} classes that
@@ -54,23 +45,16 @@ class PrefetchFiguresTest {
 	@TempDir
 	Path temp;
 
+	private RemoteFixture team;
 	private SwitchHarness harness;
-	private RemoteService remote;
 	private JavaRepository ci;
 	private JavaRepository developer;
 	private IProject project;
-	private S3Server server;
 	private CountingRelay relay;
-	private KeyPair ciKey;
 	private String feat;
 
 	@BeforeEach
 	void setUp() throws Exception {
-		harness = new SwitchHarness();
-		remote = ((StateService) harness.service).remote();
-		server = new S3Server(temp.resolve("s3"));
-		relay = new CountingRelay(server.endpoint, LINK);
-		ciKey = ManifestSigner.generate();
 		Map<String, String> sources = new LinkedHashMap<>(PrefetchTest.MAIN);
 		sources.put("src/q/Base.java", "package q;\npublic class Base {\n\tpublic static int k() { return 1; }\n}\n");
 		for (int i = 0; i < CLASSES; i++) {
@@ -82,8 +66,11 @@ class PrefetchFiguresTest {
 			sources.put("src/q/C" + i + ".java", "package q;\npublic class C" + i + " {\n\tpublic int v() { return "
 					+ (i == 0 ? "0" : "new C" + (i - 1) + "().v()") + " + Base.k(); }\n" + more + "}\n");
 		}
-		ci = JavaRepository.create(temp.resolve("ci"), sources);
-		developer = ci.cloneInto(temp.resolve("developer"), "main");
+		team = new RemoteFixture(temp, sources, LINK);
+		harness = team.harness;
+		ci = team.ci;
+		relay = team.relay;
+		developer = team.cloneDeveloper(temp.resolve("developer"));
 		Map<String, String> change = new LinkedHashMap<>(Map.of("src/q/Base.java",
 				"package q;\npublic class Base {\n\tpublic static int k(int... more) { return 1 + more.length; }\n}\n"));
 		change.put("src/p/X.java", "package p;\npublic class X {\n\tA2 two;\n}\n");
@@ -93,40 +80,20 @@ class PrefetchFiguresTest {
 
 	@AfterEach
 	void tearDown() throws Exception {
-		remote.setSettings(null);
-		JdtBuilds.release();
-		developer.discard(harness, project);
-		ci.close();
-		harness.autoBuild(true);
-		harness.close();
-		relay.close();
-		server.close();
+		team.close();
 	}
 
 	@Test
 	void aSwitchAfterThePrefetchOnDemandAndWithoutBranchstateInOneRun() throws Exception {
 		// CI publishes the state of feat
-		remote.setSettings(server.settings(server.credentials).withPublicKey(ciKey.getPublic()));
-		harness.autoBuild(true);
-		IProject ciProject = ci.importProject();
-		harness.manager().track();
-		SwitchHarness.awaitQuiet();
+		team.startCi();
 		ci.switchTo("feat", 0);
-		PrefetchTest.saveHead(harness, ci);
-		remote.publish(ci.gitDir(), feat, ciKey.getPrivate(), "ci", new NullProgressMonitor());
+		team.publishHead();
 		ci.switchTo("main", 0);
-		for (StateInfo state : harness.service.states(ci.gitDir())) {
-			harness.service.delete(state);
-		}
-		ciProject.delete(false, true, null);
-		SwitchHarness.awaitQuiet();
+		team.endCi();
 
 		// the developer's clone, built on main by JDT, then a git fetch: feat is prefetched
-		remote.setSettings(new RemoteSettings(relay.endpoint, S3Server.BUCKET, "team/states", "us-east-1", true,
-				Optional.of(server.credentials), Optional.of(ciKey.getPublic()), Duration.ofSeconds(10)));
-		project = developer.importProject();
-		harness.manager().track();
-		SwitchHarness.awaitQuiet();
+		project = team.startDeveloper(true);
 		PrefetchTest.prefetcher().checkNow();
 		PrefetchTest.awaitPrefetch();
 		// a round trip to a branch at the same commit: the state of main is saved, as each switch measured finds it,

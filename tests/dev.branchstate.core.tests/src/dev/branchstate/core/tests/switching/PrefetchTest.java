@@ -4,11 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyPair;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.eclipse.core.resources.IProject;
@@ -16,7 +13,6 @@ import org.eclipse.core.resources.IncrementalProjectBuilder;
 import org.eclipse.core.resources.ResourcesPlugin;
 import org.eclipse.core.runtime.ILogListener;
 import org.eclipse.core.runtime.IStatus;
-import org.eclipse.core.runtime.NullProgressMonitor;
 import org.eclipse.core.runtime.Platform;
 import org.eclipse.core.runtime.jobs.Job;
 import org.eclipse.jgit.api.ResetCommand.ResetType;
@@ -30,13 +26,7 @@ import org.osgi.util.tracker.ServiceTracker;
 import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateInfo;
 import dev.branchstate.core.internal.prefetch.Prefetcher;
-import dev.branchstate.core.internal.remote.ManifestSigner;
-import dev.branchstate.core.internal.remote.RemoteSettings;
-import dev.branchstate.core.internal.remote.RemoteStates;
-import dev.branchstate.core.internal.service.RemoteService;
-import dev.branchstate.core.internal.service.StateService;
 import dev.branchstate.core.tests.CountingRelay;
-import dev.branchstate.core.tests.S3Server;
 
 /**
  * Prefetch with JDT's real builder, real Git repositories and a real S3 server behind a relay that counts the
@@ -61,27 +51,23 @@ class PrefetchTest {
 	@TempDir
 	Path temp;
 
+	private RemoteFixture team;
 	private SwitchHarness harness;
-	private RemoteService remote;
 	private JavaRepository ci;
 	private JavaRepository developer;
 	private IProject project;
-	private S3Server server;
 	private CountingRelay relay;
-	private KeyPair ciKey;
 	private String main2;
 	private String feat;
 
 	@BeforeEach
 	void setUp() throws Exception {
-		harness = new SwitchHarness();
-		remote = ((StateService) harness.service).remote();
-		server = new S3Server(temp.resolve("s3"));
-		relay = new CountingRelay(server.endpoint);
-		ciKey = ManifestSigner.generate();
-		ci = JavaRepository.create(temp.resolve("ci"), MAIN);
+		team = new RemoteFixture(temp, MAIN, null);
+		harness = team.harness;
+		ci = team.ci;
+		relay = team.relay;
 		// the developer clones before CI's next commits: its git fetch moves origin/main and brings origin/feat
-		developer = ci.cloneInto(temp.resolve("developer"), "main");
+		developer = team.cloneDeveloper(temp.resolve("developer"));
 		main2 = ci.commit("main 2", MAIN2);
 		feat = ci.branch("feat", FEAT);
 		ci.git.checkout().setName("main").call();
@@ -89,14 +75,7 @@ class PrefetchTest {
 
 	@AfterEach
 	void tearDown() throws Exception {
-		remote.setSettings(null);
-		JdtBuilds.release();
-		developer.discard(harness, project);
-		ci.close();
-		harness.autoBuild(true);
-		harness.close();
-		relay.close();
-		server.close();
+		team.close();
 	}
 
 	@Test
@@ -145,7 +124,7 @@ class PrefetchTest {
 		String before = developer.git.getRepository().resolve("HEAD").name();
 		ResourcesPlugin.getWorkspace().build(IncrementalProjectBuilder.INCREMENTAL_BUILD, null);
 		SwitchHarness.awaitQuiet();
-		saveHead(harness, developer);
+		RemoteFixture.saveHead(harness, developer);
 		developer.git.fetch().call();
 		awaitFetched(main2);
 		awaitPrefetch();
@@ -182,7 +161,7 @@ class PrefetchTest {
 	void aTamperedArchiveIsRefusedByThePrefetchAndEntersNothing() throws Exception {
 		publishMainAndFeat();
 		Path archive;
-		try (var files = Files.walk(server.objectFile("team/states"))) {
+		try (var files = Files.walk(team.server.objectFile("team/states"))) {
 			archive = files.filter(f -> Files.isRegularFile(f) && f.toString().contains(feat.substring(0, 10))
 					&& f.toString().contains("/archives/")).findFirst().orElseThrow();
 		}
@@ -216,42 +195,12 @@ class PrefetchTest {
 
 	/** CI builds main and feat, saves and publishes each with HEAD at it; then its workspace forgets them. */
 	private void publishMainAndFeat() throws Exception {
-		remote.setSettings(server.settings(server.credentials).withPublicKey(ciKey.getPublic()));
-		harness.autoBuild(true);
-		IProject ciProject = ci.importProject();
-		harness.manager().track();
-		SwitchHarness.awaitQuiet();
+		team.startCi();
 		ci.switchTo("feat", 0);
-		saveHead(harness, ci);
-		publish(feat);
+		assertThat(team.publishHead().alreadyPublished()).isFalse();
 		ci.switchTo("main", 0);
-		publish(main2);
-		for (StateInfo state : harness.service.states(ci.gitDir())) {
-			harness.service.delete(state);
-		}
-		ciProject.delete(false, true, null);
-		SwitchHarness.awaitQuiet();
-	}
-
-	/**
-	 * Saves the state of HEAD, as CI does before it publishes. A state of HEAD saved ahead in the background since the
-	 * checkout (complete but for a part a contributor could not give yet, JDT's index at a session's start) is kept
-	 * as it is: the service refuses to replace it with one that lacks more, and that state is the one published.
-	 */
-	static void saveHead(SwitchHarness harness, JavaRepository repo) throws Exception {
-		String head = repo.git.getRepository().resolve("HEAD").name();
-		try {
-			harness.service.save(repo.gitDir(), new NullProgressMonitor());
-		} catch (org.eclipse.core.runtime.CoreException e) {
-			assertThat(harness.service.states(repo.gitDir())).as(e.getMessage()).extracting(StateInfo::commitId)
-					.contains(head);
-		}
-	}
-
-	private void publish(String commit) throws Exception {
-		RemoteStates.Published published = remote.publish(ci.gitDir(), commit, ciKey.getPrivate(), "ci",
-				new NullProgressMonitor());
-		assertThat(published.alreadyPublished()).isFalse();
+		assertThat(team.publishHead().alreadyPublished()).isFalse();
+		team.endCi();
 	}
 
 	/**
@@ -259,12 +208,7 @@ class PrefetchTest {
 	 * prefetch has seen its remote-tracking branches as they are.
 	 */
 	private void importDeveloper() throws Exception {
-		remote.setSettings(new RemoteSettings(relay.endpoint, S3Server.BUCKET, "team/states", "us-east-1", true,
-				Optional.of(server.credentials), Optional.of(ciKey.getPublic()), Duration.ofSeconds(10)));
-		harness.autoBuild(false);
-		project = developer.importProject();
-		harness.manager().track();
-		SwitchHarness.awaitQuiet();
+		project = team.startDeveloper(false);
 		prefetcher().checkNow();
 		awaitPrefetch();
 		assertThat(relay.takeRequests()).as("a repository new to the prefetch: nothing moved yet").isEmpty();
