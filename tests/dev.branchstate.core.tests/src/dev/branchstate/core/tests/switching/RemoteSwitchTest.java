@@ -28,8 +28,6 @@ import dev.branchstate.core.internal.remote.ManifestSigner;
 import dev.branchstate.core.internal.remote.RemoteSettings;
 import dev.branchstate.core.internal.remote.RemoteStates;
 import dev.branchstate.core.internal.service.RemoteService;
-import dev.branchstate.core.internal.service.StateService;
-import dev.branchstate.core.tests.S3Server;
 
 /**
  * The CI flow of remote states with JDT's real builder and a real S3 server: a first workspace (CI) builds both
@@ -50,51 +48,35 @@ class RemoteSwitchTest {
 	@TempDir
 	Path temp;
 
+	private RemoteFixture team;
 	private SwitchHarness harness;
 	private RemoteService remote;
 	private JavaRepository ci;
 	private JavaRepository developer;
 	private IProject project;
-	private S3Server server;
 
 	@BeforeEach
 	void setUp() throws Exception {
-		harness = new SwitchHarness();
-		remote = ((StateService) harness.service).remote();
-		ci = JavaRepository.create(temp.resolve("ci"), MAIN);
+		team = new RemoteFixture(temp, MAIN, null);
+		harness = team.harness;
+		remote = team.remote;
+		ci = team.ci;
 		ci.branch("feat", FEAT);
 		ci.git.checkout().setName("main").call();
 	}
 
 	@AfterEach
 	void tearDown() throws Exception {
-		remote.setSettings(null);
-		JdtBuilds.release();
-		if (developer != null) {
-			developer.discard(harness, project);
-			ci.close();
-		} else {
-			ci.discard(harness, project);
-		}
-		harness.autoBuild(true);
-		harness.close();
-		if (server != null) {
-			server.close();
-		}
+		team.close();
 	}
 
 	@Test
 	void aSecondDeveloperSwitchesBetweenPublishedStatesAndJdtCompilesNothing() throws Exception {
-		server = new S3Server(temp.resolve("s3"));
-		KeyPair ciKey = ManifestSigner.generate();
-		RemoteSettings settings = server.settings(server.credentials).withPublicKey(ciKey.getPublic());
-		remote.setSettings(settings);
+		KeyPair ciKey = team.ciKey;
 
 		// CI: builds main and feat, saves and publishes each with HEAD at it (the switch to feat saves main)
-		harness.autoBuild(true);
-		project = ci.importProject();
-		harness.manager().track();
-		SwitchHarness.awaitQuiet();
+		team.startCi();
+		project = team.project;
 		switchTo(ci, "feat");
 		harness.service.save(ci.gitDir(), new NullProgressMonitor());
 		assertThat(publish(ciKey, ci.git.getRepository().resolve("feat").name()).alreadyPublished()).isFalse();
@@ -106,16 +88,9 @@ class RemoteSwitchTest {
 		assertThat(built).extracting(StateInfo::branches).containsExactlyInAnyOrder(List.of("main"), List.of("feat"));
 
 		// the second developer: the CI workspace's project and states gone, a clone on main, nothing built
-		for (StateInfo state : built) {
-			harness.service.delete(state);
-		}
-		project.delete(false, true, null);
-		SwitchHarness.awaitQuiet();
-		developer = ci.cloneInto(temp.resolve("developer"), "main");
-		harness.autoBuild(false);
-		project = developer.importProject();
-		harness.manager().track();
-		SwitchHarness.awaitQuiet();
+		team.endCi();
+		developer = team.cloneDeveloper(temp.resolve("developer"));
+		project = team.startDeveloper(false);
 		assertThat(harness.service.states(developer.gitDir())).isEmpty();
 		assertThat(JavaRepository.Build.of(project).output()).as("nothing built in the clone yet").isEmpty();
 
@@ -145,12 +120,10 @@ class RemoteSwitchTest {
 			port = s.getLocalPort();
 		}
 		// a black hole rather than a refused connection would cost the connect timeout: 2 s here
+		team.startCi();
+		project = team.project;
 		remote.setSettings(new RemoteSettings(URI.create("http://127.0.0.1:" + port), "states", "", "us-east-1", true,
 				Optional.empty(), Optional.of(ManifestSigner.generate().getPublic()), Duration.ofSeconds(2)));
-		harness.autoBuild(true);
-		project = ci.importProject();
-		harness.manager().track();
-		SwitchHarness.awaitQuiet();
 
 		long start = System.nanoTime();
 		JdtBuilds.takeCompiled();
