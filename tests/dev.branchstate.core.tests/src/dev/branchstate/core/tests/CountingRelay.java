@@ -49,7 +49,8 @@ public final class CountingRelay implements AutoCloseable {
 
 		@Override
 		public String toString() {
-			return roundTrip.toMillis() + " ms round trip, " + bytesPerSecond * 8 / 1_000_000 + " Mbit/s"; //$NON-NLS-1$ //$NON-NLS-2$
+			long mbit = bytesPerSecond * 8 / 1_000_000;
+			return roundTrip.toMillis() + " ms round trip, " + mbit + " Mbit/s"; //$NON-NLS-1$ //$NON-NLS-2$
 		}
 	}
 

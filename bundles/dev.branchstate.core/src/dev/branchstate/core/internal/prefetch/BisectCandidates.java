@@ -4,6 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -85,7 +86,8 @@ final class BisectCandidates {
 	/** @return the bad and good terms ({@code git bisect start --term-new/--term-old}), by default bad and good */
 	private static String[] terms(File gitDir) {
 		try {
-			List<String> lines = Files.readAllLines(gitDir.toPath().resolve("BISECT_TERMS"), StandardCharsets.UTF_8); //$NON-NLS-1$
+			Path file = gitDir.toPath().resolve("BISECT_TERMS"); //$NON-NLS-1$
+			List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
 			if (lines.size() >= 2 && !lines.get(0).isBlank() && !lines.get(1).isBlank()) {
 				return new String[] { lines.get(0).strip(), lines.get(1).strip() };
 			}

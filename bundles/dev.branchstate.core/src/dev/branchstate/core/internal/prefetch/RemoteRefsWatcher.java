@@ -22,10 +22,10 @@ import org.eclipse.jgit.lib.Constants;
 /**
  * Watches what a {@code git fetch} changes in a Git directory — the loose refs under {@code refs/remotes} (every
  * folder: a watch is not recursive), {@code packed-refs} and {@code FETCH_HEAD} — and what {@code git bisect} marks
- * (the refs under {@code refs/bisect}, then {@code HEAD}, which it checks out last), and tells the callback, on the watcher's own daemon thread, which repository's
- * refs may have moved. The callback must only schedule work. A folder created under {@code refs/remotes} (a new remote,
- * a branch name with slashes) is watched as it appears; {@code refs} is watched for {@code refs/remotes} to appear at
- * the first fetch and {@code refs/bisect} at each bisect's start.
+ * (the refs under {@code refs/bisect}, then {@code HEAD}, which it checks out last), and tells the callback, on the
+ * watcher's own daemon thread, which repository's refs may have moved. The callback must only schedule work. A folder
+ * created under {@code refs/remotes} (a new remote, a branch name with slashes) is watched as it appears; {@code refs}
+ * is watched for {@code refs/remotes} to appear at the first fetch and {@code refs/bisect} at each bisect's start.
  */
 final class RemoteRefsWatcher implements AutoCloseable {
 

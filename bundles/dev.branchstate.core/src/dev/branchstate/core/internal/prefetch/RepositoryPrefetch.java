@@ -23,11 +23,12 @@ import dev.branchstate.core.internal.service.StateService;
 import dev.branchstate.core.internal.switching.StatePicker;
 
 /**
- * One prefetch of one repository, start to end: the tips of its selected remote-tracking branches that moved since
- * they were last handled (and the commits a bisect in progress checks out next, {@link BisectCandidates}), the commits published in the remote store (one listing), for each moved tip the nearest
- * published commit (the tip or an ancestor, as a switch picks it), and the fetch of those not stored locally while
- * the budget lasts. Each tip is recorded as handled once its state is local, unpublished, or left out by the budget;
- * a run cancelled leaves the tips it did not handle to the next run.
+ * One prefetch of one repository, start to end: the tips of its selected remote-tracking branches that moved since they
+ * were last handled (and the commits a bisect in progress checks out next, {@link BisectCandidates}), the commits
+ * published in the remote store (one listing), for each moved tip the nearest published commit (the tip or an ancestor,
+ * as a switch picks it), and the fetch of those not stored locally while the budget lasts. Each tip is recorded as
+ * handled once its state is local, unpublished, or left out by the budget; a run cancelled leaves the tips it did not
+ * handle to the next run.
  */
 final class RepositoryPrefetch {
 

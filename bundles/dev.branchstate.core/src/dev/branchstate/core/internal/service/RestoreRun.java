@@ -61,9 +61,10 @@ final class RestoreRun {
 	private final StateEvents events;
 	private final File dir;
 	private final String commitId;
+	/** The working tree's status read by the caller, {@code null}: read here. */
+	private final CompletableFuture<WorkingTreeStatus> statusAhead;
 	private String branch;
 	private long start;
-	private final CompletableFuture<WorkingTreeStatus> statusAhead;
 	/** How the working tree was compared with the state (set with the changed paths). */
 	private WorkingTreeComparison comparison;
 
