@@ -131,7 +131,27 @@ javac -nowarn -d "$dir/reference" -cp "$reference_cp" "$root/releng/soak/SoakRef
 	|| { echo "soak: releng/soak/SoakReference.java or SoakStore.java does not compile" >&2; exit 1; }
 # store_tool verify|list: the headless verify and list commands' output for the soak's repository, by the installed
 # Branchstate's own code in a plain JVM (releng/soak/SoakStore.java): they only read the store, no IDE start needed
-store_tool() { java -Xmx512m -XX:TieredStopAtLevel=1 --enable-native-access=ALL-UNNAMED -cp "$reference_cp" SoakStore "$1" "$store" "$repo/.git"; }
+# (one JVM for the run, started once the repository exists: SoakStore --serve, each answer read from the store afresh,
+# ended by `end <exit code>`; it is used in subshells too, through the pipes the main shell opened)
+store_pid=
+store_start() {
+	rm -f "$dir/store.in" "$dir/store.out"
+	mkfifo "$dir/store.in" "$dir/store.out"
+	java -Xmx512m --enable-native-access=ALL-UNNAMED -cp "$reference_cp" SoakStore --serve "$store" "$repo/.git" \
+		< "$dir/store.in" > "$dir/store.out" 2>> "$logs/store-jvm.log" &
+	store_pid=$!
+	exec {store_in}> "$dir/store.in" {store_out}< "$dir/store.out"
+}
+store_tool() {
+	local line rc=
+	printf '%s\n' "$1" >&"$store_in"
+	while IFS= read -r -u "$store_out" line; do
+		if [[ $line == "end "* ]]; then rc=${line#end }; break; fi
+		printf '%s\n' "$line"
+	done
+	[ -n "$rc" ] || { echo "soak: the store's JVM has ended (logs/store-jvm.log)" >&2; return 99; }
+	return "$rc"
+}
 say "   clean references: $reference (ecj $(bundle_version "$ecj"), release $jre_release)"
 
 # The store on a small file system of its own (a tmpfs: the full-disk step fills it), budget below its size.
@@ -261,6 +281,7 @@ session_stop() {
 }
 session_end_at_exit() { # (the run stopped: the session killed, the store's tmpfs can go)
 	[ -z "${session_pid:-}" ] || { kill -9 "$session_pid" 2>/dev/null; wait "$session_pid" 2>/dev/null; } || true
+	[ -z "${store_pid:-}" ] || { kill "$store_pid" 2>/dev/null; wait "$store_pid" 2>/dev/null; } || true
 }
 
 say "== the repository: Apache Commons Lang 3.18.0 sources, one Java project (JRE container, bin/ ignored)"
@@ -280,6 +301,7 @@ java_project "$repo" commons-lang
 git -C "$repo" add -A
 git -C "$repo" commit -q -m "Apache Commons Lang 3.18.0 sources"
 say "$(git -C "$repo" ls-files | wc -l) tracked files"
+store_start
 app import "$repo" > "$logs/import.log" || { cat "$logs/import.log"; fail "import failed"; }
 # a second clone, where "someone else" commits: the pull step fast-forwards from it
 upstream=$dir/upstream
@@ -805,6 +827,8 @@ step_kill() {
 					printf 'exit\n' >&"$ide_in"
 					break
 				fi
+			elif grep -q "^$serve_end" "$log"; then
+				break # (the work is over: the kill lands on the idle session)
 			elif [[ $what == switch* ]]; then
 				compgen -G "$restores/*.restoring" > /dev/null && break
 			else
