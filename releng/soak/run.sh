@@ -601,17 +601,22 @@ step_terminal_checkout() {
 	[ -n "$b" ] || { step_new_branch; return; }
 	commit_pending
 	n_terminal=$((n_terminal + 1))
-	if [ $((n_terminal % 2)) = 0 ]; then
+	if [ $((n_terminal % 2)) = 0 ] || [ -z "$session_pid" ]; then
 		# the IDE closed first: the switch is handled when it starts again (the check's start)
 		step_name="terminal checkout of $b while the IDE is closed (automatic switching $auto)"
 		announce
 		session_stop
 	else
-		# noticed by the running session's own HEAD watch and refresh (the check's build waits for its switch)
 		step_name="terminal checkout of $b while the IDE runs (automatic switching $auto)"
 		announce
 	fi
 	git -C "$repo" checkout -q "$b"
+	if [ -n "$session_pid" ]; then
+		# the running session must notice it itself (its HEAD watch): await-switch asks for no check, it waits for the
+		# ends of the session's switch jobs until HEAD as it is now is handled (bounded: 5 minutes)
+		ide await-switch "$repo" > "$logs/step-$step_no.log" \
+			|| { cat "$logs/step-$step_no.log" >&2; fail "the running IDE session did not handle the terminal checkout of $b itself"; }
+	fi
 	expect_tree
 }
 step_new_branch() {

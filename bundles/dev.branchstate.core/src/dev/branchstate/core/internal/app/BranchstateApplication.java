@@ -47,6 +47,8 @@ import org.osgi.framework.FrameworkUtil;
  * and least-recently-used states beyond the disk budget;</li>
  * <li>{@code publish}, {@code fetch}, {@code published}, {@code remote-keys}: remote states ({@link RemoteCommands});</li>
  * <li>{@code auto-switch on|off|default}: automatic switching in the workspace's preferences ({@link AutoSwitchCommand});</li>
+ * <li>{@code await-switch <repo>}: in a running session, waits until its own detection has handled HEAD as it is
+ * now ({@link AwaitSwitchCommand});</li>
  * <li>{@code dump <folder>}: what installed services derive (the Java index), dumped into the folder now
  * ({@link DumpCommand});</li>
  * <li>{@code serve [<file>]}: one long-lived session that runs the command lines it reads from standard input (or
@@ -91,13 +93,24 @@ public final class BranchstateApplication implements IApplication {
 		case "serve" -> CommandServer.run(args, out); //$NON-NLS-1$
 		case "dump" -> DumpCommand.run(args, out, err); //$NON-NLS-1$
 		case "auto-switch" -> AutoSwitchCommand.run(args, out, err); //$NON-NLS-1$
+		case "await-switch" -> awaitSwitch(args, out, err); //$NON-NLS-1$
 		default -> new Commands(out, err).run(arguments);
 		};
 	}
 
+	private static Object awaitSwitch(List<String> args, PrintStream out, PrintStream err) {
+		try {
+			return AwaitSwitchCommand.run(args, out, err);
+		} catch (InterruptedException e) {
+			Thread.currentThread().interrupt();
+			err.println("branchstate: interrupted"); //$NON-NLS-1$
+			return EXIT_PROBLEM;
+		}
+	}
+
 	static Object usage(String problem) {
 		System.err.println("branchstate: " + problem //$NON-NLS-1$
-				+ ". Commands: status, import <repo> [--derived=<globs>], list [<repo>], save <repo>, restore <repo> [<commit>...], delete <repo> [<commit>], verify [<repo>], prune [<repo>], build <repo> [--problems], problems <repo>, auto-switch on|off|default, dump <folder>, serve [<file>], publish <repo> [<commit>] --signing-key=<pem>, fetch <repo> [<commit>], published <repo>, remote-keys <folder>, switch <repo> <branch>|--delete-states|--clean-build... [--without-branchstate|--with-branchstate]"); //$NON-NLS-1$
+				+ ". Commands: status, import <repo> [--derived=<globs>], list [<repo>], save <repo>, restore <repo> [<commit>...], delete <repo> [<commit>], verify [<repo>], prune [<repo>], build <repo> [--problems], problems <repo>, auto-switch on|off|default, await-switch <repo>, dump <folder>, serve [<file>], publish <repo> [<commit>] --signing-key=<pem>, fetch <repo> [<commit>], published <repo>, remote-keys <folder>, switch <repo> <branch>|--delete-states|--clean-build... [--without-branchstate|--with-branchstate]"); //$NON-NLS-1$
 		return EXIT_USAGE;
 	}
 
