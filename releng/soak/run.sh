@@ -8,12 +8,16 @@
 # what differs; the summary says per step kind where the seconds went.
 #
 #   ./launch releng/soak/run.sh --steps N --seed S [--no-build] [--dir /tmp/soak-S] [--require-each]
-#       [--reference batch|ide] [--check-reference]
+#       [--reference batch|ide] [--check-reference] [--restart-every N]
 #
 # --require-each: fail unless the run killed the IDE, damaged an archive and filled the disk at least once each (the
 # short run of the test command, tests/dev.branchstate.soak); the last steps of the run are the kinds still missing.
 #
-# Steps: in-IDE checkout (headless switch, JGit), terminal checkout (git CLI, then an IDE session that notices it),
+# The IDE is one long-lived session (the headless application's serve mode, driven through named pipes: see "The IDE
+# session" below), started again after kills, for terminal checkouts made while it is closed and every
+# --restart-every'th step (default 10).
+# Steps: in-IDE checkout (headless switch, JGit), terminal checkout (git CLI, noticed by the running session's HEAD
+# watch, or by the next start when the IDE is closed),
 # new branch, a commit of a valid Java edit (add a method, add a file, delete an unreferenced file, change a method
 # body), an uncommitted edit, reset --hard, stash and pop, a fast-forward pull from a second clone, Save State,
 # Restore State of another stored commit, delete a stored state, damage a stored archive (flip bytes in the middle
