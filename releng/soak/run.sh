@@ -274,6 +274,7 @@ session_stop() {
 	[ -n "$session_pid" ] || return 0
 	local t0 rc=0
 	t0=$(now_us)
+	kill -0 "$session_pid" 2>/dev/null || fail "the IDE session $session_no has ended (logs/session-$session_no.err)"
 	printf 'exit\n' >&"$ide_in"
 	cat <&"$ide_out" >> "$logs/session-$session_no.err"
 	wait "$session_pid" || rc=$?
