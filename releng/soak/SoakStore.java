@@ -6,7 +6,11 @@
 // after the check's own IDE session, as before.
 //
 //   java -cp <the installed IDE's plug-ins> SoakStore verify|list <store folder> <Git directory>
+//   java -cp <the installed IDE's plug-ins> SoakStore --serve <store folder> <Git directory>
 //
+// --serve (the driver keeps one such JVM for the run): reads `verify` or `list` lines on standard input and answers
+// each with the command's output and the line `end <exit code>`; every answer reads the store afresh (a new
+// StateStore: the catalog and the archives as they are on disk now), only the JVM is kept between two of them.
 // verify prints `ok <commit> <archive>` or `corrupt <commit> <archive>: <why>` per state, then `<n> state(s), <m>
 // corrupt`, and exits 1 when one is corrupt, as `verify <repo>` does; list prints `state <commit> branches=<b,...>`
 // per state, newest first, then `<n> state(s) in <store>`.
@@ -22,9 +26,28 @@ import dev.branchstate.core.internal.store.StateStore;
 public final class SoakStore {
 
 	public static void main(String[] args) throws Exception {
-		StateStore store = new StateStore(Path.of(args[1]));
-		List<StateInfo> states = store.states(new File(args[2]));
-		switch (args[0]) {
+		if ("--serve".equals(args[0])) {
+			var in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8));
+			for (String line; (line = in.readLine()) != null;) {
+				int code;
+				try {
+					code = run(line.strip(), args[1], args[2]);
+				} catch (Exception e) {
+					System.out.println("SoakStore: " + e);
+					code = 1;
+				}
+				System.out.println("end " + code);
+				System.out.flush();
+			}
+			return;
+		}
+		System.exit(run(args[0], args[1], args[2]));
+	}
+
+	private static int run(String command, String storeFolder, String gitDir) throws Exception {
+		StateStore store = new StateStore(Path.of(storeFolder));
+		List<StateInfo> states = store.states(new File(gitDir));
+		switch (command) {
 		case "verify" -> {
 			int bad = 0;
 			for (StateInfo s : states) {
@@ -37,17 +60,18 @@ public final class SoakStore {
 				}
 			}
 			System.out.println(states.size() + " state(s), " + bad + " corrupt");
-			System.exit(bad == 0 ? 0 : 1);
+			return bad == 0 ? 0 : 1;
 		}
 		case "list" -> {
 			for (StateInfo s : states) {
 				System.out.println("state " + s.commitId() + " branches=" + String.join(",", s.branches()));
 			}
 			System.out.println(states.size() + " state(s) in " + store.directory());
+			return 0;
 		}
 		default -> {
-			System.err.println("SoakStore: verify or list");
-			System.exit(2);
+			System.out.println("SoakStore: verify or list");
+			return 2;
 		}
 		}
 	}

@@ -8,12 +8,16 @@
 # what differs; the summary says per step kind where the seconds went.
 #
 #   ./launch releng/soak/run.sh --steps N --seed S [--no-build] [--dir /tmp/soak-S] [--require-each]
-#       [--reference batch|ide] [--check-reference]
+#       [--reference batch|ide] [--check-reference] [--restart-every N]
 #
 # --require-each: fail unless the run killed the IDE, damaged an archive and filled the disk at least once each (the
 # short run of the test command, tests/dev.branchstate.soak); the last steps of the run are the kinds still missing.
 #
-# Steps: in-IDE checkout (headless switch, JGit), terminal checkout (git CLI, then an IDE session that notices it),
+# The IDE is one long-lived session (the headless application's serve mode, driven through named pipes: see "The IDE
+# session" below), started again after kills, for terminal checkouts made while it is closed and every
+# --restart-every'th step (default 10).
+# Steps: in-IDE checkout (headless switch, JGit), terminal checkout (git CLI, noticed by the running session's HEAD
+# watch, or by the next start when the IDE is closed),
 # new branch, a commit of a valid Java edit (add a method, add a file, delete an unreferenced file, change a method
 # body), an uncommitted edit, reset --hard, stash and pop, a fast-forward pull from a second clone, Save State,
 # Restore State of another stored commit, delete a stored state, damage a stored archive (flip bytes in the middle
@@ -27,9 +31,10 @@
 set -euo pipefail
 main() {
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-steps=20 seed=1 build=1 dir= require_each=0 reference=batch
+steps=20 seed=1 build=1 dir= require_each=0 reference=batch restart_every=10
 while [ $# -gt 0 ]; do
 	case $1 in
+	--restart-every) restart_every=$2; shift ;;
 	--steps) steps=$2; shift ;;
 	--seed) seed=$2; shift ;;
 	--no-build) build=0 ;;
@@ -37,11 +42,11 @@ while [ $# -gt 0 ]; do
 	--require-each) require_each=1 ;;
 	--reference) reference=$2; shift ;;
 	--check-reference) reference=both ;;
-	*) echo "soak: unknown option $1 (use --steps N, --seed S, --no-build, --dir D, --require-each, --reference batch|ide, --check-reference)" >&2; exit 2 ;;
+	*) echo "soak: unknown option $1 (use --steps N, --seed S, --no-build, --dir D, --require-each, --reference batch|ide, --check-reference, --restart-every N)" >&2; exit 2 ;;
 	esac
 	shift
 done
-[[ $steps =~ ^[0-9]+$ && $seed =~ ^[0-9]+$ ]] || { echo "soak: --steps and --seed need numbers" >&2; exit 2; }
+[[ $steps =~ ^[0-9]+$ && $seed =~ ^[0-9]+$ && $restart_every =~ ^[1-9][0-9]*$ ]] || { echo "soak: --steps, --seed and --restart-every need numbers" >&2; exit 2; }
 [[ $reference =~ ^(batch|ide|both)$ ]] || { echo "soak: --reference batch or ide" >&2; exit 2; }
 dir=${dir:-/tmp/soak-$seed}
 RANDOM=$seed # bash's generator: the same seed gives the same steps (as long as the outcomes are the same)
@@ -53,10 +58,10 @@ n_kills=0 n_kill_attempts=0 n_damaged=0 n_full=0 n_divergences=0 n_tracked=0 n_l
 n_reference_checked=0 # clean references made both ways and found equal (--check-reference)
 n_unread=0 # damage the restore did not need: not read, the restore went on
 # the Java index's dumps of the steps' last sessions: compared, or not compared and why
-n_dump_compared=0 n_dump_killed=0 n_dump_tree_changed=0 n_dump_no_session=0
+n_dump_compared=0 n_dump_killed=0 n_dump_tree_changed=0 n_dump_no_session=0 n_dump_live=0
 step_sessions=0 # the IDE sessions since the check's own
 declare -A kill_points # where the kills landed: during the work, after it before the dump, during the dump, after it
-step_no=0 step_name=setup
+step_no=0 step_name=setup n_terminal=0
 logs=$dir/logs
 say() { printf '%s\n' "$*"; }
 # Where the seconds go, per step kind (the step function that ran: a step may fall back on another kind): the step's
@@ -86,8 +91,9 @@ summary() {
 		"(refused restores $n_refused) full_disks=$n_full divergences=$n_divergences tracked_written=$n_tracked" \
 		"leftovers=$n_leftovers clean_builds=$n_clean ($reference, $n_reference_checked checked equal to an IDE clean build) jdt_failures=$n_jdt wall=$(( $(date +%s) - t_start ))s"
 	echo "   damage: $n_refused restores refused or not made, $n_unread that did not need the damaged entry (not read);" \
-		"step sessions' index dumps: $n_dump_compared compared, not compared: $n_dump_killed killed, $n_dump_no_session no IDE session in the step," \
-		"$n_dump_tree_changed tree changed since"
+		"step sessions' index dumps at exit: $n_dump_compared compared, not compared: $n_dump_killed killed, $n_dump_tree_changed tree changed since;" \
+		"the step's commands in the check's running session (its dump): $n_dump_live; no IDE command in the step: $n_dump_no_session"
+	echo "   IDE sessions: $n_sessions started ($n_restarts deliberate restarts, $n_kills after kills, the others after a terminal checkout while the IDE was closed or at the start)"
 	echo "   per step kind (the step and its check; ide_s: the IDE sessions' seconds but the clean reference's; other_s: Git, the driver's checks):"
 	timing_table
 	local point
@@ -95,7 +101,9 @@ summary() {
 		echo "   kills $point: ${kill_points[$point]}"
 	done | sort
 }
+exec {driver_out}>&1 # (fail prints the summary there, also when called in a command whose output goes to a log)
 fail() {
+	exec 1>&"$driver_out"
 	echo "soak: FAILED at seed=$seed step=$step_no ($step_name): $*" >&2
 	summary
 	echo "replay: ./launch releng/soak/run.sh --steps $step_no --seed $seed --no-build; logs in $logs"
@@ -127,7 +135,27 @@ javac -nowarn -d "$dir/reference" -cp "$reference_cp" "$root/releng/soak/SoakRef
 	|| { echo "soak: releng/soak/SoakReference.java or SoakStore.java does not compile" >&2; exit 1; }
 # store_tool verify|list: the headless verify and list commands' output for the soak's repository, by the installed
 # Branchstate's own code in a plain JVM (releng/soak/SoakStore.java): they only read the store, no IDE start needed
-store_tool() { java -Xmx512m -XX:TieredStopAtLevel=1 --enable-native-access=ALL-UNNAMED -cp "$reference_cp" SoakStore "$1" "$store" "$repo/.git"; }
+# (one JVM for the run, started once the repository exists: SoakStore --serve, each answer read from the store afresh,
+# ended by `end <exit code>`; it is used in subshells too, through the pipes the main shell opened)
+store_pid=
+store_start() {
+	rm -f "$dir/store.in" "$dir/store.out"
+	mkfifo "$dir/store.in" "$dir/store.out"
+	java -Xmx512m --enable-native-access=ALL-UNNAMED -cp "$reference_cp" SoakStore --serve "$store" "$repo/.git" \
+		< "$dir/store.in" > "$dir/store.out" 2>> "$logs/store-jvm.log" &
+	store_pid=$!
+	exec {store_in}> "$dir/store.in" {store_out}< "$dir/store.out"
+}
+store_tool() {
+	local line rc=
+	printf '%s\n' "$1" >&"$store_in"
+	while IFS= read -r -u "$store_out" line; do
+		if [[ $line == "end "* ]]; then rc=${line#end }; break; fi
+		printf '%s\n' "$line"
+	done
+	[ -n "$rc" ] || { echo "soak: the store's JVM has ended (logs/store-jvm.log)" >&2; return 99; }
+	return "$rc"
+}
 say "   clean references: $reference (ecj $(bundle_version "$ecj"), release $jre_release)"
 
 # The store on a small file system of its own (a tmpfs: the full-disk step fills it), budget below its size.
@@ -136,10 +164,11 @@ mkdir -p "$store"
 if mount -t tmpfs -o size=256m soak-store "$store" 2>/dev/null; then
 	# at the end the store's files are listed in the logs (the tmpfs goes with the mount)
 	# (nothing in it may fail: under set -e a failing command of an EXIT trap becomes the run's exit status)
-	trap '{ find "$store" -type f -printf "%s %p\n" > "$logs/store-at-exit.txt" 2>/dev/null || true; }; umount "$store" 2>/dev/null || true' EXIT
+	trap 'session_end_at_exit; { find "$store" -type f -printf "%s %p\n" > "$logs/store-at-exit.txt" 2>/dev/null || true; }; umount "$store" 2>/dev/null || true' EXIT
 	tmpfs=1
 else
 	say "   (cannot mount a tmpfs: not root? the full-disk step is skipped)"
+	trap session_end_at_exit EXIT
 	tmpfs=0
 fi
 ws=$dir/workspace
@@ -187,6 +216,79 @@ session_ended() {
 	fingerprint > "$dumps.tree"
 }
 
+# The IDE session (issue 34): one long-lived IDE runs the headless application's `serve` mode, reading command lines
+# from a named pipe and answering each with its output and an end line with its exit status (CommandServer); the
+# steps and the checks send it their commands (ide), in the same running workspace, as a user works in one IDE. It is
+# started again only after a kill (the kill steps kill it), for a terminal checkout while the IDE is closed (every
+# second terminal checkout: the switch is then handled at start-up) and before every --restart-every'th step (a
+# deliberate restart: its exit's dump of the Java index compared, the start's work on the store and on the restore
+# journal checked by the check after it). The check asks it for the Java index's dump (`dump`: written as at exit).
+# Every session runs with the restore's plan on the platform's trace (the damage step reads it; -debug with
+# dev.branchstate.core/debug/restore: one line per entry a restore reads, in the workspace's .metadata/trace.log,
+# removed at each check) and writes the index's dump when it exits normally ($dumps, as app's sessions).
+serve_end='branchstate-serve: end exit=' # CommandServer.END
+trace_options=$dir/restore-trace.options
+printf 'dev.branchstate.core/debug=true\ndev.branchstate.core/debug/restore=true\n' > "$trace_options"
+session_pid= session_no=0 step_cmds=0 step_killed=0 n_sessions=0 n_restarts=0
+session_start() {
+	local t0 line
+	t0=$(now_us)
+	session_no=$((session_no + 1)) n_sessions=$((n_sessions + 1)) step_sessions=$((step_sessions + 1))
+	rm -rf "$dumps" "$dumps.tree"
+	rm -f "$dir/ide.in" "$dir/ide.out"
+	mkfifo "$dir/ide.in" "$dir/ide.out"
+	java -Xmx2g -Ddev.branchstate.javaindex.dumpAtExit="$dumps" -jar "$launcher" -nosplash -data "$ws" $IDE_ARGS \
+		-debug "$trace_options" -application dev.branchstate.core.app serve \
+		< "$dir/ide.in" > "$dir/ide.out" 2>> "$logs/session-$session_no.err" &
+	session_pid=$!
+	exec {ide_in}> "$dir/ide.in" {ide_out}< "$dir/ide.out" # (in the order the session opens them)
+	while IFS= read -r -u "$ide_out" line; do
+		[ "$line" != serving ] || break
+		printf '%s\n' "$line" >> "$logs/session-$session_no.err"
+	done
+	[ "$line" = serving ] || { fail "the IDE session $session_no did not start (logs/session-$session_no.err)"; }
+	ide_started "$t0"
+}
+# ide <command> <arguments>...: runs a command in the IDE session (started when none runs), its output on standard
+# output, its exit status returned; the session ending during the command stops the run
+ide() {
+	local t0 line rc=
+	[ -n "$session_pid" ] || session_start
+	t0=$(now_us) step_cmds=$((step_cmds + 1))
+	kill -0 "$session_pid" 2>/dev/null || fail "the IDE session $session_no has ended"
+	(IFS=$'\t'; printf '%s\n' "$*") >&"$ide_in"
+	while IFS= read -r -u "$ide_out" line; do
+		if [[ $line == "$serve_end"* ]]; then rc=${line#"$serve_end"}; break; fi
+		printf '%s\n' "$line"
+	done
+	ide_us=$((ide_us + $(now_us) - t0))
+	if [ -z "$rc" ]; then
+		wait "$session_pid" || rc=$?
+		session_pid=
+		fail "the IDE session $session_no ended (exit ${rc:-0}) during '$*' (logs/session-$session_no.err)"
+	fi
+	return "$rc"
+}
+# session_stop: the IDE closed normally (exit: the workspace saved, the Java index's dump written)
+session_stop() {
+	[ -n "$session_pid" ] || return 0
+	local t0 rc=0
+	t0=$(now_us)
+	kill -0 "$session_pid" 2>/dev/null || fail "the IDE session $session_no has ended (logs/session-$session_no.err)"
+	printf 'exit\n' >&"$ide_in"
+	cat <&"$ide_out" >> "$logs/session-$session_no.err"
+	wait "$session_pid" || rc=$?
+	exec {ide_in}>&- {ide_out}<&-
+	session_pid=
+	ide_us=$((ide_us + $(now_us) - t0))
+	[ "$rc" = 0 ] || fail "the IDE session $session_no exited with $rc when closed"
+	session_ended "$rc" "session $session_no"
+}
+session_end_at_exit() { # (the run stopped: the session killed, the store's tmpfs can go)
+	[ -z "${session_pid:-}" ] || { kill -9 "$session_pid" 2>/dev/null; wait "$session_pid" 2>/dev/null; } || true
+	[ -z "${store_pid:-}" ] || { kill "$store_pid" 2>/dev/null; wait "$store_pid" 2>/dev/null; } || true
+}
+
 say "== the repository: Apache Commons Lang 3.18.0 sources, one Java project (JRE container, bin/ ignored)"
 repo=$dir/commons-lang
 jar=$HOME/.m2/repository/org/apache/commons/commons-lang3/3.18.0/commons-lang3-3.18.0-sources.jar
@@ -204,6 +306,7 @@ java_project "$repo" commons-lang
 git -C "$repo" add -A
 git -C "$repo" commit -q -m "Apache Commons Lang 3.18.0 sources"
 say "$(git -C "$repo" ls-files | wc -l) tracked files"
+store_start
 app import "$repo" > "$logs/import.log" || { cat "$logs/import.log"; fail "import failed"; }
 # a second clone, where "someone else" commits: the pull step fast-forwards from it
 upstream=$dir/upstream
@@ -358,12 +461,14 @@ check() {
 		n_dump_compared=$((n_dump_compared + 1))
 	elif [ -f "$dumps.tree" ]; then
 		n_dump_tree_changed=$((n_dump_tree_changed + 1))
-	elif [ $step_sessions = 0 ]; then
-		n_dump_no_session=$((n_dump_no_session + 1)) # (Git work only: the check's session is the first after it)
-	else
+	elif [ $step_killed = 1 ]; then
 		n_dump_killed=$((n_dump_killed + 1)) # (the step's last session was killed: its dump is not compared)
+	elif [ -n "$session_pid" ] && [ $step_cmds -gt 0 ]; then
+		n_dump_live=$((n_dump_live + 1)) # (the step's commands ran in the session the check runs in: its dump is the check's)
+	else
+		n_dump_no_session=$((n_dump_no_session + 1)) # (Git work only: the check's commands are the first after it)
 	fi
-	app build "$repo" --problems > "$log" || { cat "$log" >&2; fail "the build session failed"; }
+	ide build "$repo" --problems > "$log" || { cat "$log" >&2; fail "the build command failed"; }
 	if jdt_failed; then
 		# not Branchstate's, and what a user meets then is JDT's error marker: they clean the project. The step is not
 		# compared (counted as jdt_failures); Branchstate must not have saved what the failed build left (the next
@@ -371,8 +476,8 @@ check() {
 		n_jdt=$((n_jdt + 1))
 		say "   JDT's compiler failed in this step (module java.base not found: eclipse-jdt/eclipse.jdt.core#284); not compared: Project > Clean, as a user would"
 		mv "$ws/.metadata/.log" "$logs/workspace-$step_no.log"
-		app switch "$repo" --clean-build > "$logs/clean-$step_no.log" || { cat "$logs/clean-$step_no.log" >&2; fail "the clean build session failed"; }
-		app build "$repo" --problems > "$log" || { cat "$log" >&2; fail "the build session failed"; }
+		ide switch "$repo" --clean-build > "$logs/clean-$step_no.log" || { cat "$logs/clean-$step_no.log" >&2; fail "the clean build failed"; }
+		ide build "$repo" --problems > "$log" || { cat "$log" >&2; fail "the build command failed"; }
 		! jdt_failed || fail "JDT's compiler failed again, in the clean build or the session after it"
 	fi
 	[ ! -f "$ws/.metadata/.log" ] || mv "$ws/.metadata/.log" "$logs/workspace-$step_no.log"
@@ -384,10 +489,12 @@ check() {
 		diff <(echo "$expected_porcelain") <(echo "$now_porcelain") >&2 || true
 		fail "the work tree changed during the IDE session (git status or contents): a tracked or user file written"
 	fi
-	[ -d "$dumps" ] || fail "the check's session wrote no dump of the Java index"
-	mv "$dumps" "$dir/index-check"
-	rm -f "$dumps.tree" # (what the check's session indexed is compared now, never again)
-	step_sessions=0
+	# the Java index's dump now, by the session itself (as at exit: once its work is done, each file renamed into place)
+	ide dump "$dir/index-check" > "$logs/dump-$step_no.log" || { cat "$logs/dump-$step_no.log" >&2; fail "the dump command failed"; }
+	[ -f "$dir/index-check/commons-lang.dump" ] || fail "the dump command wrote no dump of the Java index"
+	rm -rf "$dumps" "$dumps.tree" # (a dump at an earlier exit is compared now, never again)
+	rm -f "$ws/.metadata/trace.log"
+	step_sessions=0 step_cmds=0 step_killed=0
 	clean_build
 	# the files of bin/ (as JDT's own check does: an empty package folder that JDT's incremental build leaves when
 	# the last file of a package goes is not a divergence), the problems, the Java index of the step's session and of
@@ -408,11 +515,11 @@ check() {
 	corrupt=$(grep '^corrupt ' "$logs/verify-$step_no.log" | awk '{print $2}' || true)
 	for c in $corrupt; do
 		if [ "$c" = "${damaged:-}" ]; then
-			app delete "$repo" "$c" > /dev/null || fail "could not delete the damaged state $c"
+			ide delete "$repo" "$c" > /dev/null || fail "could not delete the damaged state $c"
 			say "   deleted the damaged state ${c:0:10}"
 		elif [ -n "${damaged_inode:-}" ] && shares_inode "$(awk -v c="$c" '$1 == "corrupt" && $2 == c {print $3}' "$logs/verify-$step_no.log" | sed 's/:$//')" "$damaged_inode"; then
 			# a state that shares entries with the damaged one links its file: damaged with it
-			app delete "$repo" "$c" > /dev/null || fail "could not delete the state $c"
+			ide delete "$repo" "$c" > /dev/null || fail "could not delete the state $c"
 			say "   deleted the state ${c:0:10}, which links the damaged file"
 		else
 			cat "$logs/verify-$step_no.log" >&2
@@ -487,7 +594,7 @@ step_ide_checkout() {
 	commit_pending
 	step_name="in-IDE checkout of $b (automatic switching $auto)"
 	announce
-	app switch "$repo" "$b" "$(switch_args)" > "$logs/step-$step_no.log" || say "   the switch command exited with $?"
+	ide switch "$repo" "$b" "$(switch_args)" > "$logs/step-$step_no.log" || say "   the switch command exited with $?"
 	grep -E '^(saved|restored|skipped|failed|checkout) ' "$logs/step-$step_no.log" | sed 's/^/   /' || true
 	[ "$(current)" = "$b" ] || { cat "$logs/step-$step_no.log" >&2; fail "the checkout of $b did not happen"; }
 	# a checkout from a clean tree leaves a clean tree: anything else was written by someone else
@@ -498,9 +605,23 @@ step_terminal_checkout() {
 	other_branch; b=$ob
 	[ -n "$b" ] || { step_new_branch; return; }
 	commit_pending
-	step_name="terminal checkout of $b (automatic switching $auto)"
-	announce
+	n_terminal=$((n_terminal + 1))
+	if [ $((n_terminal % 2)) = 0 ] || [ -z "$session_pid" ]; then
+		# the IDE closed first: the switch is handled when it starts again (the check's start)
+		step_name="terminal checkout of $b while the IDE is closed (automatic switching $auto)"
+		announce
+		session_stop
+	else
+		step_name="terminal checkout of $b while the IDE runs (automatic switching $auto)"
+		announce
+	fi
 	git -C "$repo" checkout -q "$b"
+	if [ -n "$session_pid" ]; then
+		# the running session must notice it itself (its HEAD watch): await-switch asks for no check, it waits for the
+		# ends of the session's switch jobs until HEAD as it is now is handled (bounded: 5 minutes)
+		ide await-switch "$repo" > "$logs/step-$step_no.log" \
+			|| { cat "$logs/step-$step_no.log" >&2; fail "the running IDE session did not handle the terminal checkout of $b itself"; }
+	fi
 	expect_tree
 }
 step_new_branch() {
@@ -571,14 +692,14 @@ step_restore_older() {
 	c=${cs[RANDOM % ${#cs[@]}]}
 	step_name="Restore State of ${c:0:10} onto $(current)@${head:0:10}"
 	announce
-	app restore "$repo" "$c" > "$logs/step-$step_no.log" || say "   the restore command exited with $?"
+	ide restore "$repo" "$c" > "$logs/step-$step_no.log" || say "   the restore command exited with $?"
 	grep -E '^(restored|branchstate:) ' "$logs/step-$step_no.log" | cut -c1-160 | sed 's/^/   /' || true
 	expect_tree
 }
 step_save() {
 	step_name="Save State"
 	announce
-	app save "$repo" > "$logs/step-$step_no.log" || { cat "$logs/step-$step_no.log" >&2; fail "save failed"; }
+	ide save "$repo" > "$logs/step-$step_no.log" || { cat "$logs/step-$step_no.log" >&2; fail "save failed"; }
 	grep -E '^(saved|branchstate:) ' "$logs/step-$step_no.log" | cut -c1-90 | sed 's/^/   /' || true
 	expect_tree
 }
@@ -591,7 +712,7 @@ step_delete() {
 	[ -n "$c" ] || { step_save; return; }
 	step_name="delete the stored state ${c:0:10}"
 	announce
-	app delete "$repo" "$c" > "$logs/step-$step_no.log" || fail "delete failed"
+	ide delete "$repo" "$c" > "$logs/step-$step_no.log" || fail "delete failed"
 	expect_tree
 }
 # damage: the state of another branch's tip (or any state): flip bytes in the middle or truncate; verify must name
@@ -623,7 +744,7 @@ step_damage() {
 	damaged=$c damaged_inode=$(stat -c %i "$archive")
 	step_name="damage the state of $b (${c:0:10}): $how, then in-IDE checkout of $b"
 	announce
-	app verify "$repo" > "$logs/step-$step_no-verify.log" && fail "verify did not find the damaged archive"
+	ide verify "$repo" > "$logs/step-$step_no-verify.log" && fail "verify did not find the damaged archive"
 	grep -q "^corrupt $c " "$logs/step-$step_no-verify.log" || fail "verify did not name the damaged archive"
 	# the checks verify the store in a plain JVM (store_tool): here, with damage to find, it must say what the IDE's
 	# headless verify says, line for line
@@ -632,10 +753,10 @@ step_damage() {
 		|| fail "the plain JVM's verify (releng/soak/SoakStore.java) differs from the IDE's verify"
 	# the entry the damage is in, when verify names one (none: the central directory or the archive's end)
 	damaged_entry=$(grep "^corrupt $c " "$logs/step-$step_no-verify.log" | sed -n "s/.*, entry '\([^']*\)'.*/\1/p" | head -1)
-	printf 'dev.branchstate.core/debug=true\ndev.branchstate.core/debug/restore=true\n' > "$dir/restore-trace.options"
 	local trace=$logs/step-$step_no-trace.log
-	rm -f "$ws/.metadata/trace.log"
-	IDE_ARGS="$IDE_ARGS -debug $dir/restore-trace.options" app switch "$repo" "$b" --with-branchstate > "$logs/step-$step_no.log" || true
+	rm -f "$ws/.metadata/trace.log" # (the session traces every restore's plan: this switch's alone is kept; the
+	# platform opens the trace file for each line)
+	ide switch "$repo" "$b" --with-branchstate > "$logs/step-$step_no.log" || true
 	mv "$ws/.metadata/trace.log" "$trace" 2>/dev/null || : > "$trace" # (the platform's trace file: no restore, no trace)
 	grep -E '^(saved|restored|skipped|failed|checkout) ' "$logs/step-$step_no.log" | sed 's/^/   /' || true
 	[ "$(current)" = "$b" ] || fail "the checkout of $b did not happen"
@@ -660,10 +781,10 @@ step_damage() {
 	fi
 	expected_porcelain= expected_print=$(fingerprint)
 }
-# kill -9 of the IDE during a switch, a save or a build, at a random moment; then the IDE starts again (the
+# kill -9 of the IDE session during a switch, a save or a build, at a random moment; then the IDE starts again (the
 # check's session)
 step_kill() {
-	local b what delay pid log=$logs/step-$step_no.log kind=$((RANDOM % 3))
+	local b what delay log=$logs/step-$step_no.log kind=$((RANDOM % 3))
 	if [ $kind = 0 ] && other_branch && b=$ob && [ -n "$b" ]; then
 		commit_pending
 		what="switch to $b"
@@ -676,13 +797,14 @@ step_kill() {
 		what="save"
 		set -- save "$repo"
 	fi
-	# the moment: a random time after the start (the JVM takes ~3 s to start); or a random time after the work
-	# began: a switch's restore on record (0-50 ms: it writes the derived data), else the checkout (its log line) or
-	# the first archive file the save writes in the store (0-400 ms); or 0-300 ms after the work finished (its last
-	# line printed): the exit's work, the Java index's dump and the workspace's save as the IDE shuts down
-	local trigger=$((RANDOM % 3)) known rc=0 point
+	# the moment (in the running session, warm): a random time after the command was sent; or a random time after
+	# the work began: a switch's restore on record (0-50 ms: it writes the derived data), else the checkout (its log
+	# line) or the first archive file the save writes in the store (0-400 ms); or 0-300 ms after the work finished
+	# (its end line) and the session was told to exit: the exit's work, the Java index's dump and the workspace's
+	# save as the IDE shuts down
+	local trigger=$((RANDOM % 3)) known rc=0 point reader
 	case $trigger in
-	0) delay=$((1500 + RANDOM % 9000)) ;;
+	0) delay=$((1500 + RANDOM % 9000)); delay=$((delay * 3 / 10)) ;; # (0.45-3.6 s: before issue 34's session, from the JVM's start)
 	1) delay=$((RANDOM % 400)) ;;
 	2) delay=$((RANDOM % 300)) ;;
 	esac
@@ -697,19 +819,26 @@ step_kill() {
 		step_name="kill -9 of the IDE ${delay} ms into a $what"
 	fi
 	announce
+	[ -n "$session_pid" ] || session_start
 	known=$(find "$store/states" -type f | sort)
 	rm -rf "$dumps" "$dumps.tree"
-	java -Xmx2g -Ddev.branchstate.javaindex.dumpAtExit="$dumps" -jar "$launcher" -nosplash -data "$ws" $IDE_ARGS -application dev.branchstate.core.app "$@" > "$log" 2>&1 &
-	pid=$!
-	step_sessions=$((step_sessions + 1))
 	local t0
 	t0=$(now_us)
-	n_kill_attempts=$((n_kill_attempts + 1))
+	n_kill_attempts=$((n_kill_attempts + 1)) step_cmds=$((step_cmds + 1))
+	# the command's output copied to the step's log as it comes (the kill is timed by it); the copy ends with the session
+	cat <&"$ide_out" > "$log" &
+	reader=$!
+	(IFS=$'\t'; printf '%s\n' "$*") >&"$ide_in"
 	if [ $trigger != 0 ]; then
 		local until=$((SECONDS + 120))
-		while kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt $until ]; do
+		while kill -0 "$session_pid" 2>/dev/null && [ $SECONDS -lt $until ]; do
 			if [ $trigger = 2 ]; then
-				grep -q -E '^(result|saved|built|branchstate:) ' "$log" && break
+				if grep -q "^$serve_end" "$log"; then
+					printf 'exit\n' >&"$ide_in"
+					break
+				fi
+			elif grep -q "^$serve_end" "$log"; then
+				break # (the work is over: the kill lands on the idle session)
 			elif [[ $what == switch* ]]; then
 				compgen -G "$restores/*.restoring" > /dev/null && break
 			else
@@ -720,16 +849,21 @@ step_kill() {
 		done
 	fi
 	sleep "$(awk -v d="$delay" 'BEGIN { printf "%.3f", d / 1000 }')"
-	kill -9 "$pid" 2>/dev/null || true
+	kill -9 "$session_pid" 2>/dev/null || true
 	# whether the kill landed is the session's exit status, not kill's (a session that has ended but is not waited
 	# for yet can still be signalled)
-	wait "$pid" 2>/dev/null || rc=$?
-	ide_started "$t0"
+	wait "$session_pid" 2>/dev/null || rc=$?
+	wait "$reader" || true
+	exec {ide_in}>&- {ide_out}<&-
+	session_pid=
+	ide_us=$((ide_us + $(now_us) - t0))
 	if [ $rc = 137 ]; then
-		n_kills=$((n_kills + 1))
+		n_kills=$((n_kills + 1)) step_killed=1
 		# where it landed, for the counts only: a killed session's exit work is never compared
-		if ! grep -q -E '^(result|saved|built|branchstate:) ' "$log"; then
+		if ! grep -q "^$serve_end" "$log"; then
 			point="during the work"
+		elif [ $trigger != 2 ]; then
+			point="after the work, the session idle"
 		elif compgen -G "$dumps/*.dump" > /dev/null; then
 			point="after the Java index's dump (the workspace's save at shutdown)"
 		elif compgen -G "$dumps/.*.dump.tmp" > /dev/null; then
@@ -776,14 +910,14 @@ step_full_disk() {
 		what="in-IDE checkout of $b (saves the state left)"
 		step_name="full disk ($(df --output=avail -B1 "$store" | tail -1) bytes free) during an $what"
 		announce
-		app switch "$repo" "$b" --with-branchstate > "$log" || say "   the switch command exited with $?"
+		ide switch "$repo" "$b" --with-branchstate > "$log" || say "   the switch command exited with $?"
 		[ "$(current)" = "$b" ] || { cat "$log" >&2; fail "the checkout of $b did not happen"; }
 		expected_porcelain= expected_print=$(fingerprint)
 	else
 		what="Save State"
 		step_name="full disk ($(df --output=avail -B1 "$store" | tail -1) bytes free) during a $what"
 		announce
-		app save "$repo" > "$log" && say "   saved (it fitted)" || say "   the save failed (exit $?)"
+		ide save "$repo" > "$log" && say "   saved (it fitted)" || say "   the save failed (exit $?)"
 		expect_tree
 	fi
 	grep -E '^(saved|restored|skipped|failed|checkout|branchstate:) ' "$log" | cut -c1-160 | sed 's/^/   /' || true
@@ -792,9 +926,11 @@ step_full_disk() {
 }
 step_toggle() {
 	auto=$([ $auto = on ] && echo off || echo on)
-	customize
+	customize # (for the next starts; the workspace's preference, which the session sets, holds the same)
 	step_name="automatic switching $auto"
 	announce
+	ide auto-switch "$auto" > "$logs/step-$step_no.log" || { cat "$logs/step-$step_no.log" >&2; fail "auto-switch failed"; }
+	grep -q -x "automatic switching $auto" "$logs/step-$step_no.log" || fail "the session does not say automatic switching $auto"
 	expect_tree
 }
 
@@ -835,6 +971,13 @@ for ((step_no = 1; step_no <= steps; step_no++)); do
 	fi
 	local t_step
 	t_step=$(now_us) ide_n=0 ide_us=0 clean_us=0 step_kind=
+	if [ -n "$session_pid" ] && [ $((step_no % restart_every)) = 0 ]; then
+		# a deliberate restart: the IDE closed before the step (its exit's dump compared when the tree is the same at
+		# the check), started again by the step's first command or the check's
+		session_stop
+		n_restarts=$((n_restarts + 1))
+		say "   (the IDE closed before step $step_no: a deliberate restart)"
+	fi
 	"step_${kind:-${weights[$((RANDOM % ${#weights[@]}))]}}"
 	check
 	step_kind=${step_kind:-unknown}
@@ -845,6 +988,7 @@ for ((step_no = 1; step_no <= steps; step_no++)); do
 	kind_clean_us[$step_kind]=$(( ${kind_clean_us[$step_kind]:-0} + clean_us ))
 done
 step_no=$steps
+session_stop
 summary
 if [ $require_each = 1 ] && { [ $n_kills = 0 ] || [ $n_damaged = 0 ] || [ $n_full = 0 ]; }; then
 	echo "soak: the run did not kill the IDE, damage an archive and fill the disk at least once each (--require-each)" >&2

@@ -67,7 +67,8 @@ import dev.branchstate.javaindex.IndexUpdate.Cause;
  * System property {@value #SHARDS}: number of store shards per project, {@code 0} (default) for one EMF resource
  * per compilation unit. System property {@value #DUMP_AT_EXIT}: a folder where the service writes, when it closes
  * (the IDE exits normally), {@link #dump(IProject)} of every project it indexed once its work is done, one
- * {@code <project>.dump} file each (for support and the soak, which compares it with a clean workspace's).
+ * {@code <project>.dump} file each (for support and the soak, which compares it with a clean workspace's); the
+ * headless application's {@code dump <folder>} command writes the same at once ({@link IndexDumpOnCommand}).
  */
 @Component(service = { IJavaIndex.class, JavaIndexService.class }, immediate = true)
 public final class JavaIndexService implements IJavaIndex, IResourceChangeListener {
@@ -142,7 +143,11 @@ public final class JavaIndexService implements IJavaIndex, IResourceChangeListen
 	public void close() {
 		String dumps = System.getProperty(DUMP_AT_EXIT);
 		if (dumps != null && !dumps.isBlank()) {
-			dumpAll(Path.of(dumps));
+			try {
+				dumpAll(Path.of(dumps));
+			} catch (IOException | RuntimeException e) {
+				Log.error(Messages.bind(Messages.Index_dumpFailed, dumps), e);
+			}
 		}
 		closed = true;
 		workspace.removeResourceChangeListener(this);
@@ -157,9 +162,11 @@ public final class JavaIndexService implements IJavaIndex, IResourceChangeListen
 
 	/**
 	 * Writes the dump of every indexed project into a folder, after the pending work is done ({@link #DUMP_WAIT} at
-	 * most: a dump of an index still at work starts with a line that says so, and equals no clean index's).
+	 * most: a dump of an index still at work starts with a line that says so, and equals no clean index's): at exit
+	 * ({@value #DUMP_AT_EXIT}), or when asked ({@link IndexDumpOnCommand}). Each file is written aside and renamed, so
+	 * a dump is complete or absent.
 	 */
-	private void dumpAll(Path folder) {
+	void dumpAll(Path folder) throws IOException {
 		boolean idle = false;
 		long deadline = System.nanoTime() + DUMP_WAIT.toNanos();
 		try {
@@ -172,18 +179,14 @@ public final class JavaIndexService implements IJavaIndex, IResourceChangeListen
 		} catch (InterruptedException e) {
 			Thread.currentThread().interrupt();
 		}
-		try {
-			Files.createDirectories(folder);
-			for (String name : new TreeSet<>(indexes.keySet())) {
-				String dump = dump(workspace.getRoot().getProject(name));
-				// written aside and renamed: a dump is complete or absent, also when the IDE is killed while it writes
-				Path file = folder.resolve(name + ".dump"); //$NON-NLS-1$
-				Path written = Files.writeString(folder.resolve('.' + name + ".dump.tmp"), //$NON-NLS-1$
-						idle ? dump : "not idle after " + DUMP_WAIT + '\n' + dump); //$NON-NLS-1$
-				Files.move(written, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-			}
-		} catch (IOException | RuntimeException e) {
-			Log.error(Messages.bind(Messages.Index_dumpFailed, folder), e);
+		Files.createDirectories(folder);
+		for (String name : new TreeSet<>(indexes.keySet())) {
+			String dump = dump(workspace.getRoot().getProject(name));
+			// written aside and renamed: a dump is complete or absent, also when the IDE is killed while it writes
+			Path file = folder.resolve(name + ".dump"); //$NON-NLS-1$
+			Path written = Files.writeString(folder.resolve('.' + name + ".dump.tmp"), //$NON-NLS-1$
+					idle ? dump : "not idle after " + DUMP_WAIT + '\n' + dump); //$NON-NLS-1$
+			Files.move(written, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
 		}
 	}
 

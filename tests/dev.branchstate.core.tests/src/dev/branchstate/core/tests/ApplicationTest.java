@@ -421,6 +421,34 @@ class ApplicationTest {
 		assertThat(run("delete")).isEqualTo(2);
 	}
 
+	/**
+	 * {@code serve}: the command lines of a channel (a file here; a named pipe or standard input for the soak) run one
+	 * after the other in this one session, each answered by its output and an end line with its exit code; tabs or
+	 * blanks separate the arguments; comments and empty lines are skipped; {@code exit} ends the session.
+	 */
+	@Test
+	void serveRunsEachCommandLineInTheOneSessionAndEndsEachWithItsExitCode() throws Exception {
+		f.output(Map.of("A.class", Fixtures.random(2_000, 7)));
+		String repo = f.workTree.toString();
+		String commit = f.git.getRepository().resolve("HEAD").name();
+		Path commands = temp.resolve("commands.txt");
+		Files.writeString(commands, String.join("\n", "save\t" + repo, "# a comment", "", "list " + repo,
+				"delete " + repo + " no-such-branch", "auto-switch on", "exit", "delete " + repo) + "\n");
+
+		assertThat(run("serve", commands.toString())).as(err).isEqualTo(IApplication.EXIT_OK);
+
+		assertThat(out.lines().findFirst()).contains("serving");
+		assertThat(out.lines().filter(l -> l.startsWith("branchstate-serve: end exit=")).toList()).containsExactly(
+				"branchstate-serve: end exit=0", "branchstate-serve: end exit=0", "branchstate-serve: end exit=3",
+				"branchstate-serve: end exit=0");
+		assertThat(out).contains("saved " + commit, "state " + commit + " branches=main", "automatic switching on")
+				.contains("branchstate: no commit no-such-branch"); // (a command's errors are lines of its output)
+		assertThat(f.service.states(f.gitDir())).hasSize(1); // the line after exit did not run
+		assertThat(InstanceScope.INSTANCE.getNode(BranchstatePreferences.NODE).get(BranchstatePreferences.AUTO_SWITCH,
+				null)).isEqualTo("true");
+		assertThat(run("auto-switch", "maybe")).isEqualTo(2);
+	}
+
 	/** {@code build} refreshes (a file written behind the IDE's back) and builds; both print the problems sorted. */
 	@Test
 	void buildRefreshesAndProblemsPrintsTheMarkersSorted() throws Exception {

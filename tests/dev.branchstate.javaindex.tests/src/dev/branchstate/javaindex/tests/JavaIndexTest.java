@@ -40,6 +40,7 @@ import dev.branchstate.javaindex.Declaration.Kind;
 import dev.branchstate.javaindex.IJavaIndex;
 import dev.branchstate.javaindex.IndexUpdate;
 import dev.branchstate.javaindex.IndexUpdate.Cause;
+import dev.branchstate.javaindex.internal.IndexDumpOnCommand;
 import dev.branchstate.javaindex.internal.JavaIndexService;
 
 class JavaIndexTest {
@@ -260,6 +261,41 @@ class JavaIndexTest {
 		String dump = Files.readString(dumps.resolve("dumped.dump"));
 		assertThat(dump).contains("src/a/A.java ", "src/a/B.java ").isEqualTo(freshDump(p, temp.resolve("fresh"), 0))
 				.isEqualTo(((JavaIndexService) index).dump(p));
+		p.delete(true, true, null);
+		settle();
+	}
+
+	/**
+	 * The dump on a command (the headless application's {@code dump <folder>} in a long-lived session): the running
+	 * index's service offers it, and it writes what the dump at exit writes, once the index's work is done, without
+	 * closing the index.
+	 */
+	@Test
+	void theDumpOnACommandWritesWhatTheDumpAtExitWritesAndTheIndexGoesOn(@TempDir Path temp) throws Exception {
+		var context = FrameworkUtil.getBundle(JavaIndexTest.class).getBundleContext();
+		assertThat(context.getServiceReferences(Consumer.class, "(dev.branchstate.dump=java-index)")).hasSize(1);
+		IProject p = project("dumpedOnCommand");
+		write(p, "src/a/A.java", "package a; public class A { int f; void m(B b) {} }");
+		write(p, "src/a/B.java", "package a; class B extends A {}");
+		settle();
+		JavaIndexService service = new JavaIndexService(WORKSPACE, temp.resolve("on-command"), 0);
+		try {
+			// asked at once: its first pass over the workspace is still to do, and the dump waits for it
+			new IndexDumpOnCommand(service).accept(temp.resolve("dumps"));
+			String dump = Files.readString(temp.resolve("dumps/dumpedOnCommand.dump"));
+			assertThat(dump).contains("src/a/A.java ", "src/a/B.java ").isEqualTo(freshDump(p, temp.resolve("fresh"), 0));
+			write(p, "src/a/C.java", "package a; class C {}");
+			settle();
+			new IndexDumpOnCommand(service).accept(temp.resolve("dumps"));
+			assertThat(Files.readString(temp.resolve("dumps/dumpedOnCommand.dump"))).contains("src/a/C.java ")
+					.isEqualTo(((JavaIndexService) index).dump(p));
+			try (var files = Files.list(temp.resolve("dumps"))) {
+				assertThat(files.map(f -> f.getFileName().toString())).contains("dumpedOnCommand.dump")
+						.noneMatch(n -> n.endsWith(".tmp"));
+			}
+		} finally {
+			service.close();
+		}
 		p.delete(true, true, null);
 		settle();
 	}

@@ -45,7 +45,14 @@ import org.osgi.framework.FrameworkUtil;
  * id, type, message), sorted;</li>
  * <li>{@code prune [<repoPath>]}: deletes states whose commit or archive is gone, orphan files of crashed saves,
  * and least-recently-used states beyond the disk budget;</li>
- * <li>{@code publish}, {@code fetch}, {@code published}, {@code remote-keys}: remote states ({@link RemoteCommands}).</li>
+ * <li>{@code publish}, {@code fetch}, {@code published}, {@code remote-keys}: remote states ({@link RemoteCommands});</li>
+ * <li>{@code auto-switch on|off|default}: automatic switching in the workspace's preferences ({@link AutoSwitchCommand});</li>
+ * <li>{@code await-switch <repo>}: in a running session, waits until its own detection has handled HEAD as it is
+ * now ({@link AwaitSwitchCommand});</li>
+ * <li>{@code dump <folder>}: what installed services derive (the Java index), dumped into the folder now
+ * ({@link DumpCommand});</li>
+ * <li>{@code serve [<file>]}: one long-lived session that runs the command lines it reads from standard input (or
+ * the file: a named pipe), each answered with its output and an end line with its exit code ({@link CommandServer}).</li>
  * </ul>
  * Exit code 0 on success, 1 when the command failed or found a problem, 2 on a usage error, 3 when the repository
  * or the state does not exist. Errors are one line on standard error.
@@ -80,15 +87,30 @@ public final class BranchstateApplication implements IApplication {
 		if ("status".equals(arguments.get(0))) { //$NON-NLS-1$
 			return status(out);
 		}
-		if ("switch".equals(arguments.get(0))) { //$NON-NLS-1$
-			return SwitchCommand.run(arguments.subList(1, arguments.size()), out, err);
+		List<String> args = arguments.subList(1, arguments.size());
+		return switch (arguments.get(0)) {
+		case "switch" -> SwitchCommand.run(args, out, err); //$NON-NLS-1$
+		case "serve" -> CommandServer.run(args, out); //$NON-NLS-1$
+		case "dump" -> DumpCommand.run(args, out, err); //$NON-NLS-1$
+		case "auto-switch" -> AutoSwitchCommand.run(args, out, err); //$NON-NLS-1$
+		case "await-switch" -> awaitSwitch(args, out, err); //$NON-NLS-1$
+		default -> new Commands(out, err).run(arguments);
+		};
+	}
+
+	private static Object awaitSwitch(List<String> args, PrintStream out, PrintStream err) {
+		try {
+			return AwaitSwitchCommand.run(args, out, err);
+		} catch (InterruptedException e) {
+			Thread.currentThread().interrupt();
+			err.println("branchstate: interrupted"); //$NON-NLS-1$
+			return EXIT_PROBLEM;
 		}
-		return new Commands(out, err).run(arguments);
 	}
 
 	static Object usage(String problem) {
 		System.err.println("branchstate: " + problem //$NON-NLS-1$
-				+ ". Commands: status, import <repo> [--derived=<globs>], list [<repo>], save <repo>, restore <repo> [<commit>...], delete <repo> [<commit>], verify [<repo>], prune [<repo>], build <repo> [--problems], problems <repo>, publish <repo> [<commit>] --signing-key=<pem>, fetch <repo> [<commit>], published <repo>, remote-keys <folder>, switch <repo> <branch>|--delete-states|--clean-build... [--without-branchstate|--with-branchstate]"); //$NON-NLS-1$
+				+ ". Commands: status, import <repo> [--derived=<globs>], list [<repo>], save <repo>, restore <repo> [<commit>...], delete <repo> [<commit>], verify [<repo>], prune [<repo>], build <repo> [--problems], problems <repo>, auto-switch on|off|default, await-switch <repo>, dump <folder>, serve [<file>], publish <repo> [<commit>] --signing-key=<pem>, fetch <repo> [<commit>], published <repo>, remote-keys <folder>, switch <repo> <branch>|--delete-states|--clean-build... [--without-branchstate|--with-branchstate]"); //$NON-NLS-1$
 		return EXIT_USAGE;
 	}
 

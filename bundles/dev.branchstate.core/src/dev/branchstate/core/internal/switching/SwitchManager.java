@@ -234,6 +234,28 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 		return true;
 	}
 
+	/**
+	 * Whether the repository's HEAD, as it is now, has been handled: no switch is pending for it. Waits while a switch
+	 * of the repository runs (its lock). Schedules nothing: a move of HEAD is found by the detection alone.
+	 *
+	 * @return empty when the repository is not followed or its HEAD cannot be read
+	 */
+	public Optional<Boolean> headHandled(File gitDir) {
+		TrackedRepository repository = repositories.get(key(gitDir));
+		if (repository == null) {
+			return Optional.empty();
+		}
+		repository.lock.lock();
+		try {
+			Head current = repository.closed ? null : Head.read(repository.git);
+			return current == null ? Optional.empty() : Optional.of(Boolean.valueOf(repository.disk.isHandled(current)));
+		} catch (IOException e) {
+			return Optional.empty();
+		} finally {
+			repository.lock.unlock();
+		}
+	}
+
 	private Set<TrackedRepository> distinctRepositories() {
 		return new LinkedHashSet<>(repositories.values());
 	}

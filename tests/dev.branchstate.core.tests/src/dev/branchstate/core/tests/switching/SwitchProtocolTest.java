@@ -285,6 +285,20 @@ class SwitchProtocolTest {
 		assertThat(harness.takeEvents(repo.gitDir())).noneMatch(e -> e.kind() == Kind.RESTORED);
 	}
 
+	/**
+	 * The headless {@code await-switch}, as the soak's long-lived session uses it after a terminal checkout: it asks
+	 * for no check, and returns once the session's own detection (the HEAD watch) has handled the checkout.
+	 */
+	@Test
+	void awaitSwitchReturnsOnceTheHeadWatchHasHandledATerminalCheckout() throws Exception {
+		harness.autoBuild(false);
+		repo.cli("checkout", "-q", "B");
+		assertThat(JavaProjects.command(0, "await-switch", repo.workTree.toString())).contains("switch handled");
+		assertThat(harness.takeEvents(repo.gitDir())).anyMatch(e -> e.kind() == Kind.SAVED && e.commitId().equals(commitA))
+				.anyMatch(e -> e.kind() == Kind.SKIPPED);
+		assertThat(JavaProjects.command(3, "await-switch", temp.toString())).isEmpty(); // (no repository there)
+	}
+
 	@Test
 	void aCommitOnTheSameBranchIsNotASwitchAndItsBuiltDataIsSavedForTheNewCommit() throws Exception {
 		String second = repo.commit("more", files("src/a.txt", "alpha 2\n"));
