@@ -315,6 +315,32 @@ class SwitchProtocolTest {
 				.satisfies(e -> assertThat(e.commitId()).isEqualTo(second));
 	}
 
+	/**
+	 * A {@code git reset --hard} in a terminal moves the branch checked out, not HEAD. The stored state of the commit
+	 * entered is restored before any build (automatic building off), since it leaves the builders less to redo than
+	 * the derived data on disk. (The move is seen by the watch of the branches, or by JGit when anything reads the
+	 * refs: with the watch of the branches removed, this test still passes.)
+	 */
+	@Test
+	void aResetInATerminalToACommitWithAStoredStateRestoresItBeforeAnyBuild() throws Exception {
+		checkoutInIde("B");
+		Map<String, byte[]> derivedB = GitFixture.derived(project);
+		checkoutInIde("main");
+		harness.autoBuild(false);
+		harness.takeEvents(repo.gitDir());
+		RecordingBuilder.reset(project);
+
+		repo.cli("reset", "-q", "--hard", commitB);
+		StateEvent handled = harness.awaitEvent(repo.gitDir(),
+				e -> commitB.equals(e.commitId()) && e.kind() != Kind.SAVED);
+		SwitchHarness.awaitQuiet();
+		assertThat(handled.kind()).as(handled.message()).isEqualTo(Kind.RESTORED);
+		assertThat(RecordingBuilder.record(project)).as("no build ran").isEmpty();
+		assertSameBytes(GitFixture.derived(project), derivedB);
+		project.build(IncrementalProjectBuilder.INCREMENTAL_BUILD, null);
+		assertThat(RecordingBuilder.record(project)).as("nothing left to rebuild").isEmpty();
+	}
+
 	@Test
 	void afterAResetWithoutABuildTheDerivedDataIsNotSavedUnderAWrongCommit() throws Exception {
 		harness.autoBuild(false);
