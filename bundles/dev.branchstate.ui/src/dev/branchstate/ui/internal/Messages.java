@@ -134,6 +134,7 @@ public final class Messages extends NLS {
 	public static String View_columnRatio;
 	public static String View_columnContributors;
 	public static String View_detached;
+	public static String View_fromRemote;
 	public static String View_headMarker;
 	public static String View_commitMissing;
 	public static String View_contributor;

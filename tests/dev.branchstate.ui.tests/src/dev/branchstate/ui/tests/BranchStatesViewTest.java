@@ -6,10 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyPair;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -40,11 +42,17 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import org.osgi.framework.FrameworkUtil;
 
 import dev.branchstate.core.IStateListener;
 import dev.branchstate.core.IStateService;
 import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateInfo;
+import dev.branchstate.core.internal.prefetch.Prefetcher;
+import dev.branchstate.core.internal.remote.ManifestSigner;
+import dev.branchstate.core.internal.remote.RemoteSettings;
+import dev.branchstate.core.internal.service.RemoteService;
+import dev.branchstate.core.internal.service.StateService;
 import dev.branchstate.ui.BranchstateUI;
 import dev.branchstate.ui.internal.Formats;
 import dev.branchstate.ui.internal.Notices;
@@ -230,6 +238,57 @@ class BranchStatesViewTest {
 		assertThat(service.states(gitDir)).isEmpty();
 	}
 
+	/**
+	 * A state the prefetch fetched ahead of a checkout is marked so, and the banner says what the prefetch uses of its
+	 * budget. Real parts throughout: CI (this test's demo-app) publishes the state of its next commit to S3Proxy,
+	 * signed; a developer's clone, made before that commit, is imported in its place and runs {@code git fetch}; the
+	 * prefetch fetches the state, checked.
+	 */
+	@Test
+	void aPrefetchedStateIsMarkedAndTheBannerSaysWhatThePrefetchUses() throws Exception {
+		Path clone = tmp.resolve("developer").resolve("demo-app"); // the view names a repository by its folder
+		try (Git developer = Git.cloneRepository().setURI(git.getRepository().getWorkTree().toURI().toString())
+				.setDirectory(clone.toFile()).call();
+				S3ProxyServer s3 = new S3ProxyServer(tmp.resolve("s3"))) {
+			// CI publishes only the state of a clean work tree: the project file is committed
+			Path projectFile = git.getRepository().getWorkTree().toPath().resolve(".project");
+			UiTestSupport.commit(git, ".project", Files.readString(projectFile), "The project");
+			UiTestSupport.commit(git, "src/Next.java", "class Next {}\n", "Next: built and published by CI");
+			String next = head();
+			RemoteService remote = ((StateService) service).remote();
+			KeyPair key = ManifestSigner.generate();
+			remote.setSettings(new RemoteSettings(s3.endpoint, S3ProxyServer.BUCKET, "team", "us-east-1", true,
+					Optional.of(s3.credentials), Optional.of(key.getPublic()), Duration.ofSeconds(10)));
+			try {
+				saveWithBin(Map.of("Main.class", "Main next", "Next.class", "Next"));
+				remote.publish(gitDir, next, key.getPrivate(), "ci", new NullProgressMonitor());
+				for (StateInfo state : service.states(gitDir)) {
+					service.delete(state);
+				}
+				// the developer's workspace: the clone under the same project name (states are kept by project name)
+				UiTestSupport.delete(project);
+				project = UiTestSupport.importProject("demo-app", clone.toFile());
+				File developerGitDir = service.repositoryOf(project).orElseThrow();
+				Prefetcher prefetcher = prefetcher();
+				prefetcher.checkNow(); // the clone is taken as it is: what moves from now on is prefetched
+				developer.fetch().call();
+				waitUntil("the prefetch fetched the state of " + next, Duration.ofSeconds(120),
+						() -> service.states(developerGitDir).stream().anyMatch(st -> st.commitId().equals(next)));
+
+				BranchStatesView view = openFreshView();
+				waitUntil("the view marks the state prefetched", WAIT, () -> repository(view) != null
+						&& cellTexts(view, next).stream().anyMatch(c -> c.endsWith(", prefetched")));
+				waitUntil("the banner says what the prefetch uses", WAIT,
+						() -> view.bannerText().contains("prefetched and not used yet: 1 states"));
+				assertThat(prefetcher.ledger().prefetched(developerGitDir, next)).isTrue();
+				assertThat(cellTexts(view, next).get(0)).as("no branch here: fetched").isEqualTo("(from the remote store)");
+				screenshot(view, next, "branch-states-prefetched");
+			} finally {
+				remote.setSettings(null);
+			}
+		}
+	}
+
 	private static void click(Menu menu, String label) {
 		UiTestSupport.shown(menu); // the items are made when the menu is about to show
 		MenuItem item = Arrays.stream(menu.getItems()).filter(i -> UiTestSupport.label(i).equals(label)).findFirst()
@@ -277,6 +336,13 @@ class BranchStatesViewTest {
 			}
 		}
 		return List.of();
+	}
+
+	private static Prefetcher prefetcher() {
+		var context = FrameworkUtil.getBundle(BranchStatesViewTest.class).getBundleContext();
+		var reference = context.getServiceReference(Prefetcher.class);
+		assertThat(reference).as("the prefetcher component").isNotNull();
+		return context.getService(reference);
 	}
 
 	/** @return whether the view shows this test's states (it stays open between tests, and may still be loading) */

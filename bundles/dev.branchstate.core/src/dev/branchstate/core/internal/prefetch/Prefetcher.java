@@ -154,8 +154,10 @@ public final class Prefetcher implements IResourceChangeListener {
 	 * @param shareBytes     what they may take: the prefetch's share of the disk budget
 	 * @param bytesToday     bytes the prefetch downloaded today (UTC)
 	 * @param maxBytesPerDay what it may download in a day
+	 * @param active         whether the prefetch can run now: on, with a remote store and a pinned key
 	 */
-	public record BudgetUse(int states, long bytes, long shareBytes, long bytesToday, long maxBytesPerDay) {
+	public record BudgetUse(int states, long bytes, long shareBytes, long bytesToday, long maxBytesPerDay,
+			boolean active) {
 	}
 
 	/** @return what the prefetch uses of its budget now; states the store no longer holds are dropped first */
@@ -164,8 +166,9 @@ public final class Prefetcher implements IResourceChangeListener {
 		PrefetchLedger.Use use = ledger
 				.use((gitDir, commit) -> service != null && service.states(gitDir).stream()
 						.anyMatch(s -> s.commitId().equals(commit)));
+		boolean active = settings.enabled() && service != null && service.remote().usableForPrefetch();
 		return new BudgetUse(use.prefetchedStates(), use.prefetchedBytes(),
-				settings.budgetBytes(StateService.budgetBytes()), use.bytesToday(), settings.maxBytesPerDay());
+				settings.budgetBytes(StateService.budgetBytes()), use.bytesToday(), settings.maxBytesPerDay(), active);
 	}
 
 	/**

@@ -278,7 +278,8 @@ public final class BranchStatesView extends ViewPart {
 			String summary = NLS.bind(Messages.View_summary,
 					new Object[] { Formats.count(count), Formats.count(input.size()), Formats.size(diskUsage) });
 			Prefetcher.BudgetUse use = prefetchUse;
-			if (use != null && (use.states() > 0 || use.bytesToday() > 0)) {
+			// prefetched states are told while they are kept; what was downloaded today while the prefetch can run
+			if (use != null && (use.states() > 0 || use.active() && use.bytesToday() > 0)) {
 				summary += NLS.bind(Messages.View_prefetchSummary,
 						new Object[] { Formats.count(use.states()), Formats.size(use.bytes()),
 								Formats.size(use.shareBytes()), Formats.size(use.bytesToday()),
@@ -321,7 +322,10 @@ public final class BranchStatesView extends ViewPart {
 	}
 
 	private String nameText(StateRow row) {
-		String branches = row.state().branches().isEmpty() ? Messages.View_detached
+		// a state saved here names its branches (none: saved at a detached HEAD); one fetched names none
+		String unnamed = row.prefetched() || row.where() != StateRow.Where.LOCAL ? Messages.View_fromRemote
+				: Messages.View_detached;
+		String branches = row.state().branches().isEmpty() ? unnamed
 				: String.join(", ", row.state().branches()); //$NON-NLS-1$
 		return row.head() ? NLS.bind(Messages.View_headMarker, branches) : branches;
 	}
