@@ -28,7 +28,7 @@ import org.eclipse.jgit.revwalk.RevWalk;
  * bisect ({@code refs/bisect/bad}, {@code refs/bisect/good-*}, or the terms of {@code BISECT_TERMS}); the range is
  * walked only while it has at most {@value #MAX_RANGE} commits, which keeps this cheap.
  */
-final class BisectCandidates {
+public final class BisectCandidates {
 
 	/** The refs of a bisect in progress. */
 	static final String REFS = Constants.R_REFS + "bisect/"; //$NON-NLS-1$
@@ -43,7 +43,7 @@ final class BisectCandidates {
 	 * @return name → commit of the next candidates, named {@code bisect: HEAD good 1} and so on; empty when no bisect
 	 *         is in progress, HEAD is not in its range, or the range is too long
 	 */
-	static Map<String, ObjectId> of(Repository repository) throws IOException {
+	public static Map<String, ObjectId> of(Repository repository) throws IOException {
 		String[] terms = terms(repository.getDirectory());
 		Ref bad = repository.exactRef(REFS + terms[0]);
 		List<Ref> goods = repository.getRefDatabase().getRefsByPrefix(REFS + terms[1] + '-');
