@@ -200,6 +200,32 @@ class StateStoreTest {
 		assertThat(a.archive()).exists();
 	}
 
+	/**
+	 * A damaged archive cannot tell which files it continues: removing its state (a save that found it damaged, say)
+	 * still deletes the links named after it, and leaves the archive it linked (found by the soak, seed 11, step 375:
+	 * the link stayed until the IDE started again).
+	 */
+	@Test
+	void removingAStateWhoseArchiveIsDamagedDeletesItsLinksToo() throws Exception {
+		File gitDir = Files.createDirectories(temp.resolve("repo/.git")).toFile();
+		StateStore store = new StateStore(temp.resolve("store"));
+		Instant t = Instant.now();
+		StateInfo a = store.add(sharingState(store, gitDir, commit(1), null, 100_000, t), Set.of(), 0).added();
+		StateInfo b = store.add(sharingState(store, gitDir, commit(2), a, 100_000, t.plusSeconds(1)), Set.of(), 0)
+				.added();
+		Path link = b.archive().resolveSibling(b.archive().getFileName() + ".1");
+		assertThat(Archives.files(b.archive())).contains(link);
+		try (var channel = java.nio.channels.FileChannel.open(b.archive(), java.nio.file.StandardOpenOption.WRITE)) {
+			channel.truncate(Files.size(b.archive()) * 2 / 3); // as the soak damages one
+		}
+
+		assertThat(store.remove(List.of(b))).extracting(StateInfo::commitId).containsExactly(commit(2));
+		assertThat(b.archive()).doesNotExist();
+		assertThat(link).doesNotExist();
+		assertThat(Archives.files(a.archive())).containsExactly(a.archive());
+		assertThat(store.cleanOrphans()).isEmpty();
+	}
+
 	@Test
 	void anUnreadableCatalogIsSetAsideAndTheStoreStartsOver() throws Exception {
 		File gitDir = Files.createDirectories(temp.resolve("repo/.git")).toFile();

@@ -6,6 +6,7 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -286,10 +287,24 @@ public final class StateStore {
 	 *         only its own when it cannot be read
 	 */
 	static List<Path> filesOf(Path archive) {
+		List<Path> files;
 		try {
-			return Archives.files(archive);
+			files = Archives.files(archive);
 		} catch (IOException e) {
-			return List.of(archive);
+			files = List.of(archive);
+		}
+		if (files.size() > 1) {
+			return files;
+		}
+		// a damaged archive cannot say which files it continues (a truncated one reads as continuing none): the links
+		// named after it, <archive>.1, .2, ..., are its own
+		List<Path> withLinks = new ArrayList<>(files);
+		for (int n = 1;; n++) {
+			Path link = archive.resolveSibling(archive.getFileName() + "." + n); //$NON-NLS-1$
+			if (!Files.exists(link, LinkOption.NOFOLLOW_LINKS)) {
+				return withLinks;
+			}
+			withLinks.add(link);
 		}
 	}
 
