@@ -171,12 +171,12 @@ class StateStoreTest {
 	 */
 	@Test
 	void linkedFilesAreCountedOnceAndGoWithTheirLastState() throws Exception {
-		File gitDir = Files.createDirectories(temp.resolve("repo/.git")).toFile();
-		StateStore store = new StateStore(temp.resolve("store"));
-		Instant t = Instant.now();
-		StateInfo a = store.add(sharingState(store, gitDir, commit(1), null, 100_000, t), Set.of(), 0).added();
-		StateInfo b = store.add(sharingState(store, gitDir, commit(2), a, 100_000, t.plusSeconds(1)), Set.of(), 0)
-				.added();
+		Sharing sharing = sharing();
+		File gitDir = sharing.gitDir();
+		StateStore store = sharing.store();
+		Instant t = sharing.t();
+		StateInfo a = sharing.a();
+		StateInfo b = sharing.b();
 		assertThat(Archives.files(b.archive())).hasSize(2);
 		long aBytes = Files.size(a.archive());
 		long bOwn = Files.size(b.archive());
@@ -200,6 +200,20 @@ class StateStoreTest {
 		assertThat(a.archive()).exists();
 	}
 
+	/** A store with a state a, and a state b that shares its entries (b's archive links a's file), made at t. */
+	private record Sharing(File gitDir, StateStore store, Instant t, StateInfo a, StateInfo b) {
+	}
+
+	private Sharing sharing() throws Exception {
+		File gitDir = Files.createDirectories(temp.resolve("repo/.git")).toFile();
+		StateStore store = new StateStore(temp.resolve("store"));
+		Instant t = Instant.now();
+		StateInfo a = store.add(sharingState(store, gitDir, commit(1), null, 100_000, t), Set.of(), 0).added();
+		StateInfo b = store.add(sharingState(store, gitDir, commit(2), a, 100_000, t.plusSeconds(1)), Set.of(), 0)
+				.added();
+		return new Sharing(gitDir, store, t, a, b);
+	}
+
 	/**
 	 * A damaged archive cannot tell which files it continues: removing its state (a save that found it damaged, say)
 	 * still deletes the links named after it, and leaves the archive it linked (found by the soak, seed 11, step 375:
@@ -207,12 +221,10 @@ class StateStoreTest {
 	 */
 	@Test
 	void removingAStateWhoseArchiveIsDamagedDeletesItsLinksToo() throws Exception {
-		File gitDir = Files.createDirectories(temp.resolve("repo/.git")).toFile();
-		StateStore store = new StateStore(temp.resolve("store"));
-		Instant t = Instant.now();
-		StateInfo a = store.add(sharingState(store, gitDir, commit(1), null, 100_000, t), Set.of(), 0).added();
-		StateInfo b = store.add(sharingState(store, gitDir, commit(2), a, 100_000, t.plusSeconds(1)), Set.of(), 0)
-				.added();
+		Sharing sharing = sharing();
+		StateStore store = sharing.store();
+		StateInfo a = sharing.a();
+		StateInfo b = sharing.b();
 		Path link = b.archive().resolveSibling(b.archive().getFileName() + ".1");
 		assertThat(Archives.files(b.archive())).contains(link);
 		try (var channel = java.nio.channels.FileChannel.open(b.archive(), java.nio.file.StandardOpenOption.WRITE)) {

@@ -284,7 +284,7 @@ public final class StateStore {
 
 	/**
 	 * @return the files of an archive: its own and those it continues when it shares a previous state's entries;
-	 *         only its own when it cannot be read
+	 *         when it cannot say (damaged), its own and the links named after it
 	 */
 	static List<Path> filesOf(Path archive) {
 		List<Path> files;
