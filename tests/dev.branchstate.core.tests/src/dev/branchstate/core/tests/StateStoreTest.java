@@ -222,8 +222,6 @@ class StateStoreTest {
 	@Test
 	void removingAStateWhoseArchiveIsDamagedDeletesItsLinksToo() throws Exception {
 		Sharing sharing = sharing();
-		StateStore store = sharing.store();
-		StateInfo a = sharing.a();
 		StateInfo b = sharing.b();
 		Path link = b.archive().resolveSibling(b.archive().getFileName() + ".1");
 		assertThat(Archives.files(b.archive())).contains(link);
@@ -231,11 +229,11 @@ class StateStoreTest {
 			channel.truncate(Files.size(b.archive()) * 2 / 3); // as the soak damages one
 		}
 
-		assertThat(store.remove(List.of(b))).extracting(StateInfo::commitId).containsExactly(commit(2));
+		assertThat(sharing.store().remove(List.of(b))).extracting(StateInfo::commitId).containsExactly(commit(2));
 		assertThat(b.archive()).doesNotExist();
 		assertThat(link).doesNotExist();
-		assertThat(Archives.files(a.archive())).containsExactly(a.archive());
-		assertThat(store.cleanOrphans()).isEmpty();
+		assertThat(Archives.files(sharing.a().archive())).containsExactly(sharing.a().archive());
+		assertThat(sharing.store().cleanOrphans()).isEmpty();
 	}
 
 	@Test
