@@ -1,10 +1,14 @@
 // The soak's clean reference of a working tree without an IDE (releng/soak/run.sh, issue 34): what a clean workspace
-// would hold after importing the tree's Java project and building it, made in one plain JVM.
+// would hold after importing the tree's Java projects (the tree itself, or every folder with a .project, as the headless
+// import finds them) and building them, made in one plain JVM. Each project is compiled after the projects on its build
+// path, against what JDT's resolved classpath shows of them: their output folders, their exported libraries and
+// projects.
 //
 //   java -cp <ecj.jar>:<the installed IDE's plug-ins> dev.branchstate.javaindex.internal.SoakReference \
 //        <tree> <out folder> <JRE release>
 //
-// - <tree>/<output folder> (.classpath's kind="output"): the class files of JDT's batch compiler (ecj, Maven
+// Per project:
+// - <project>/<output folder> (.classpath's kind="output"): the class files of JDT's batch compiler (ecj, Maven
 //   Central's org.eclipse.jdt:ecj of the IDE's JDT version: the bundle org.eclipse.jdt.core.compiler.batch) with the
 //   options a clean workspace's JDT builds with: JavaCore's defaults, the compliance of the JRE (JDT Launching sets
 //   the workspace's compliance to the default JRE's, --release enabled), the project's .settings/org.eclipse.jdt.core.prefs
@@ -83,29 +87,157 @@ public final class SoakReference {
 		}
 	}
 
+	/** A Java project of the tree as its .project and .classpath describe it. */
+	private record Project(String name, Path dir, List<String> sources, List<Path> libraries, List<Path> exportedLibraries,
+			List<String> required, List<String> exportedRequired, Path output) {
+	}
+
 	private static String reference(Path tree, Path out, String release) throws Exception {
 		Files.createDirectories(out);
-		String project = projectName(tree);
-		List<String> sources = new ArrayList<>();
-		List<String> libraries = new ArrayList<>();
-		String output = "bin";
-		for (Map<String, String> entry : classpath(tree)) {
-			switch (entry.getOrDefault("kind", "")) {
-			case "src" -> sources.add(entry.get("path"));
-			case "lib" -> libraries.add(tree.resolve(entry.get("path")).toString());
-			case "output" -> output = entry.get("path");
-			default -> { /* the JRE container: --release */ }
-			}
+		Files.createDirectories(out.resolve("index"));
+		Map<String, Project> projects = projects(tree);
+		List<String> problems = new ArrayList<>();
+		int compiled = 0;
+		int units = 0;
+		boolean errors = false;
+		for (Project project : buildOrder(projects)) {
+			int[] counts = compile(tree, project, projects, out, release, problems);
+			compiled += counts[0];
+			errors |= counts[1] != 0;
+			units += index(project, out);
 		}
-		Path bin = tree.resolve(output);
+		problems.sort(null);
+		StringBuilder text = new StringBuilder();
+		problems.forEach(p -> text.append("problem ").append(p).append('\n'));
+		Files.writeString(out.resolve("problems.txt"), text);
+		return "reference " + tree + ": " + projects.size() + " project(s), " + compiled + " compiled"
+				+ (errors ? " (with errors)" : "") + ", " + problems.size() + " problems, " + units + " units indexed";
+	}
+
+	/**
+	 * The projects of the tree as the headless import finds them: the tree itself when it holds a .project, else every
+	 * folder with a .project (not looking further into it), by name.
+	 */
+	private static Map<String, Project> projects(Path tree) throws IOException {
+		List<Path> dirs = new ArrayList<>();
+		Files.walkFileTree(tree, new java.nio.file.SimpleFileVisitor<>() {
+			@Override
+			public java.nio.file.FileVisitResult preVisitDirectory(Path dir,
+					java.nio.file.attribute.BasicFileAttributes attrs) {
+				if (dir.getFileName() != null && ".git".equals(dir.getFileName().toString())) {
+					return java.nio.file.FileVisitResult.SKIP_SUBTREE;
+				}
+				if (Files.isRegularFile(dir.resolve(".project"))) {
+					dirs.add(dir);
+					return java.nio.file.FileVisitResult.SKIP_SUBTREE;
+				}
+				return java.nio.file.FileVisitResult.CONTINUE;
+			}
+		});
+		dirs.sort(null);
+		Map<String, Path> byName = new java.util.LinkedHashMap<>();
+		for (Path dir : dirs) {
+			byName.put(projectName(dir), dir);
+		}
+		Map<String, Project> projects = new java.util.LinkedHashMap<>();
+		for (var e : byName.entrySet()) {
+			Path dir = e.getValue();
+			List<String> sources = new ArrayList<>();
+			List<Path> libraries = new ArrayList<>();
+			List<Path> exportedLibraries = new ArrayList<>();
+			List<String> required = new ArrayList<>();
+			List<String> exportedRequired = new ArrayList<>();
+			String output = "bin";
+			for (Map<String, String> entry : classpath(dir)) {
+				String path = entry.get("path");
+				boolean exported = "true".equals(entry.get("exported"));
+				switch (entry.getOrDefault("kind", "")) {
+				case "src" -> {
+					if (path.startsWith("/")) { // a project on the build path
+						required.add(path.substring(1));
+						if (exported) {
+							exportedRequired.add(path.substring(1));
+						}
+					} else {
+						sources.add(path);
+					}
+				}
+				case "lib" -> {
+					// a path in the workspace (/project/...) or in the project
+					Path library = path.startsWith("/")
+							? byName.get(path.substring(1, path.indexOf('/', 1))).resolve(path.substring(path.indexOf('/', 1) + 1))
+							: dir.resolve(path);
+					libraries.add(library);
+					if (exported) {
+						exportedLibraries.add(library);
+					}
+				}
+				case "output" -> output = path;
+				default -> { /* the JRE container: --release */ }
+				}
+			}
+			projects.put(e.getKey(), new Project(e.getKey(), dir, sources, libraries, exportedLibraries, required,
+					exportedRequired, dir.resolve(output)));
+		}
+		return projects;
+	}
+
+	/** The projects, each after the projects on its build path (JDT's build order; the soak makes no cycle). */
+	private static List<Project> buildOrder(Map<String, Project> projects) throws IOException {
+		List<Project> order = new ArrayList<>();
+		java.util.Set<String> visiting = new java.util.HashSet<>();
+		for (Project p : projects.values()) {
+			visit(p, projects, order, visiting);
+		}
+		return order;
+	}
+
+	private static void visit(Project p, Map<String, Project> projects, List<Project> order,
+			java.util.Set<String> visiting) throws IOException {
+		if (order.contains(p)) {
+			return;
+		}
+		if (!visiting.add(p.name())) {
+			throw new IOException("a cycle of project references through " + p.name());
+		}
+		for (String name : p.required()) {
+			Project required = projects.get(name);
+			if (required == null) {
+				throw new IOException("project " + p.name() + " reads the missing project " + name);
+			}
+			visit(required, projects, order, visiting);
+		}
+		order.add(p);
+	}
+
+	/**
+	 * What a project reading the given project sees of it (JDT's resolved classpath): its output folder, its exported
+	 * libraries and what the projects it exports show.
+	 */
+	private static void visibleOf(Project p, Map<String, Project> projects, java.util.Set<Path> into) {
+		into.add(p.output());
+		into.addAll(p.exportedLibraries());
+		for (String name : p.exportedRequired()) {
+			visibleOf(projects.get(name), projects, into);
+		}
+	}
+
+	/** Compiles one project into its output folder; adds its problems. @return files compiled, 1 when with errors */
+	private static int[] compile(Path tree, Project project, Map<String, Project> projects, Path out, String release,
+			List<String> problems) throws Exception {
+		Path bin = project.output();
 		Files.createDirectories(bin);
+		java.util.Set<Path> classpath = new java.util.LinkedHashSet<>(project.libraries());
+		for (String name : project.required()) {
+			visibleOf(projects.get(name), projects, classpath);
+		}
 
 		// the options: JavaCore's defaults (the platform not running: its defaults without preferences), the JRE's
 		// compliance with --release, the project's own settings over them
 		Map<String, String> options = new HashMap<>(JavaCore.getOptions());
 		JavaCore.setComplianceOptions(release, options);
 		options.put(JavaCore.COMPILER_RELEASE, JavaCore.ENABLED);
-		Path projectPrefs = tree.resolve(".settings/org.eclipse.jdt.core.prefs");
+		Path projectPrefs = project.dir().resolve(".settings/org.eclipse.jdt.core.prefs");
 		if (Files.isRegularFile(projectPrefs)) {
 			Properties p = new Properties();
 			try (var in = Files.newBufferedReader(projectPrefs, StandardCharsets.ISO_8859_1)) {
@@ -116,21 +248,24 @@ public final class SoakReference {
 		}
 		Properties props = new Properties();
 		props.putAll(options);
-		Path propsFile = out.resolve("ecj.properties");
+		Path propsFile = out.resolve("ecj-" + project.name() + ".properties");
 		try (var w = Files.newBufferedWriter(propsFile, StandardCharsets.ISO_8859_1)) {
 			props.store(w, "the options of the soak's clean reference build");
 		}
-		Path log = out.resolve("ecj.xml");
+		Path log = out.resolve("ecj-" + project.name() + ".xml");
 		List<String> ecj = new ArrayList<>(List.of("-properties", propsFile.toString(),
 				"--release", options.get(JavaCore.COMPILER_COMPLIANCE), "-proceedOnError", "-encoding", "UTF-8",
 				"-d", bin.toString(), "-log", log.toString()));
-		if (!libraries.isEmpty()) {
+		if (!classpath.isEmpty()) {
 			ecj.add("-classpath");
-			ecj.add(String.join(java.io.File.pathSeparator, libraries));
+			ecj.add(String.join(java.io.File.pathSeparator, classpath.stream().map(Path::toString).toList()));
 		}
 		List<Path> javaFiles = new ArrayList<>();
-		for (String source : sources) {
-			Path folder = tree.resolve(source);
+		for (String source : project.sources()) {
+			Path folder = project.dir().resolve(source);
+			if (!Files.isDirectory(folder)) {
+				continue; // (JDT: a build path error, which the soak does not make)
+			}
 			try (Stream<Path> files = Files.walk(folder)) {
 				for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
 					if (f.toString().endsWith(".java")) {
@@ -143,47 +278,50 @@ public final class SoakReference {
 				}
 			}
 		}
-		javaFiles.forEach(f -> ecj.add(f.toString()));
-		StringWriter ecjOut = new StringWriter();
-		boolean compiled = org.eclipse.jdt.internal.compiler.batch.Main.compile(ecj.toArray(String[]::new),
-				new PrintWriter(ecjOut), new PrintWriter(ecjOut), null);
-		Files.writeString(out.resolve("ecj.log"), ecjOut.toString());
+		boolean compiled = true;
+		if (!javaFiles.isEmpty()) {
+			javaFiles.forEach(f -> ecj.add(f.toString()));
+			StringWriter ecjOut = new StringWriter();
+			compiled = org.eclipse.jdt.internal.compiler.batch.Main.compile(ecj.toArray(String[]::new),
+					new PrintWriter(ecjOut), new PrintWriter(ecjOut), null);
+			Files.writeString(out.resolve("ecj-" + project.name() + ".log"), ecjOut.toString());
 
-		// the problems, as problem markers
-		List<String> problems = new ArrayList<>();
-		DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
-		factory.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false); // (ecj's DTD)
-		Document doc = factory.newDocumentBuilder().parse(log.toFile());
-		NodeList sourceNodes = doc.getElementsByTagName("source");
-		for (int i = 0; i < sourceNodes.getLength(); i++) {
-			Element source = (Element) sourceNodes.item(i);
-			String path = tree.relativize(Path.of(source.getAttribute("path")).toAbsolutePath()).toString();
-			NodeList ps = source.getElementsByTagName("problem");
-			for (int j = 0; j < ps.getLength(); j++) {
-				Element p = (Element) ps.item(j);
-				int id = Integer.parseInt(p.getAttribute("problemID"));
-				if (id == IProblem.Task) {
-					continue; // a task marker, not a problem
+			// the problems, as problem markers
+			DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+			factory.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false); // (ecj's DTD)
+			Document doc = factory.newDocumentBuilder().parse(log.toFile());
+			NodeList sourceNodes = doc.getElementsByTagName("source");
+			for (int i = 0; i < sourceNodes.getLength(); i++) {
+				Element source = (Element) sourceNodes.item(i);
+				String path = tree.relativize(Path.of(source.getAttribute("path")).toAbsolutePath()).toString();
+				NodeList ps = source.getElementsByTagName("problem");
+				for (int j = 0; j < ps.getLength(); j++) {
+					Element p = (Element) ps.item(j);
+					int id = Integer.parseInt(p.getAttribute("problemID"));
+					if (id == IProblem.Task) {
+						continue; // a task marker, not a problem
+					}
+					String message = ((Element) p.getElementsByTagName("message").item(0)).getAttribute("value");
+					problems.add(path + ":" + p.getAttribute("line") + " " + p.getAttribute("severity").toLowerCase()
+							+ " id=" + id + " org.eclipse.jdt.core.problem " + message.replace('\n', ' '));
 				}
-				String message = ((Element) p.getElementsByTagName("message").item(0)).getAttribute("value");
-				problems.add(path + ":" + p.getAttribute("line") + " " + p.getAttribute("severity").toLowerCase()
-						+ " id=" + id + " org.eclipse.jdt.core.problem " + message.replace('\n', ' '));
 			}
 		}
-		if (!explicitEncoding(tree, project)) {
-			problems.add(".:-1 warning id=-1 org.eclipse.core.resources.noExplicitEncoding Project '" + project
-					+ "' has no explicit encoding set");
+		if (!explicitEncoding(project.dir())) {
+			String folder = tree.relativize(project.dir()).toString();
+			problems.add((folder.isEmpty() ? "." : folder) + ":-1 warning id=-1 org.eclipse.core.resources.noExplicitEncoding Project '"
+					+ project.name() + "' has no explicit encoding set");
 		}
-		problems.sort(null);
-		StringBuilder text = new StringBuilder();
-		problems.forEach(p -> text.append("problem ").append(p).append('\n'));
-		Files.writeString(out.resolve("problems.txt"), text);
+		return new int[] { javaFiles.size(), compiled ? 0 : 1 };
+	}
 
-		// the fresh Java index's dump
-		IPath projectPath = IPath.fromPortableString("/" + project);
+	/** Writes the dump of a fresh Java index of the project. @return its units */
+	private static int index(Project project, Path out) throws IOException {
+		IPath projectPath = IPath.fromPortableString("/" + project.name());
 		UnitParser parser = new UnitParser();
 		List<UnitSummary> units = new ArrayList<>();
-		Path outputFolder = bin;
+		Path tree = project.dir();
+		Path outputFolder = project.output();
 		try (Stream<Path> files = Files.walk(tree)) {
 			for (Path f : files.filter(f -> !f.startsWith(outputFolder) && !f.startsWith(tree.resolve(".git"))
 					&& f.toString().endsWith(".java") && Files.isRegularFile(f)).toList()) {
@@ -202,10 +340,8 @@ public final class SoakReference {
 			}
 			dump.append("  refs ").append(String.join(",", u.references())).append('\n');
 		});
-		Files.createDirectories(out.resolve("index"));
-		Files.writeString(out.resolve("index").resolve(project + ".dump"), dump);
-		return "reference " + tree + ": " + javaFiles.size() + " compiled" + (compiled ? "" : " (with errors)") + ", "
-				+ problems.size() + " problems, " + units.size() + " units indexed";
+		Files.writeString(out.resolve("index").resolve(project.name() + ".dump"), dump);
+		return units.size();
 	}
 
 	private static String projectName(Path tree) throws IOException {
@@ -230,7 +366,7 @@ public final class SoakReference {
 		return entries;
 	}
 
-	private static boolean explicitEncoding(Path tree, String project) throws IOException {
+	private static boolean explicitEncoding(Path tree) throws IOException {
 		Path prefs = tree.resolve(".settings/org.eclipse.core.resources.prefs");
 		if (!Files.isRegularFile(prefs)) {
 			return false;

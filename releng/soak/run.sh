@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Differential-correctness soak (issue 12): seeded random steps of real Git work on a real Java project built by JDT
-# in an IDE with Branchstate, Branchstate for Java and the Java index installed from the update site; after every step
+# Differential-correctness soak (issues 12 and 34): seeded random steps of real Git work on three real Java projects
+# with project references (Commons Lang and two that read it: see "the repository" below) built by JDT in an IDE with Branchstate, Branchstate for Java and the Java index installed from the update site; after every step
 # the workspace's derived data (the output folder byte for byte, the problem markers, the Java index's dump) must
 # equal a clean JDT build and a fresh index of the same working tree: JDT's batch compiler and the index's own parser in
 # a plain JVM (SoakReference.java; --reference ide: an import and a build in a second workspace of the IDE;
@@ -8,18 +8,25 @@
 # what differs; the summary says per step kind where the seconds went.
 #
 #   ./launch releng/soak/run.sh --steps N --seed S [--no-build] [--dir /tmp/soak-S] [--require-each]
-#       [--reference batch|ide] [--check-reference] [--restart-every N]
+#       [--reference batch|ide] [--check-reference] [--restart-every N] [--kinds k1,k2,...] [--each-kind]
 #
 # --require-each: fail unless the run killed the IDE, damaged an archive and filled the disk at least once each (the
 # short run of the test command, tests/dev.branchstate.soak); the last steps of the run are the kinds still missing.
+# --each-kind: the first steps take every step kind once and the first edits every kind of edit once (the test
+# command's runs). --kinds: only these step kinds (a replay, a run aimed at some kinds).
 #
 # The IDE is one long-lived session (the headless application's serve mode, driven through named pipes: see "The IDE
 # session" below), started again after kills, for terminal checkouts made while it is closed and every
 # --restart-every'th step (default 10).
 # Steps: in-IDE checkout (headless switch, JGit), terminal checkout (git CLI, noticed by the running session's HEAD
 # watch, or by the next start when the IDE is closed),
-# new branch, a commit of a valid Java edit (add a method, add a file, delete an unreferenced file, change a method
-# body), an uncommitted edit, reset --hard, stash and pop, a fast-forward pull from a second clone, Save State,
+# new branch, a commit of an edit (add a method, add a file, delete an unreferenced file, change a method body, change
+# a constant another project inlines, rename an upstream API method and back: breaks and fixes the downstream project,
+# a library and a source folder off and on the build path in .classpath, a compiler setting in .settings, move a
+# package, rename a file), an uncommitted edit, reset --hard, stash and pop, a fast-forward pull from a second clone,
+# rebase, merge (fast-forward or a merge commit), cherry-pick and revert (each clean, or with conflicts resolved or
+# aborted), bisect (start, verdicts, each checkout checked, reset), git worktree add (a commit and a checkout in the
+# second work tree), git clean -fdx under the IDE (then Project > Clean), Save State,
 # Restore State of another stored commit, delete a stored state, damage a stored archive (flip bytes in the middle
 # or truncate: verify must name it, the next restore must refuse it), kill -9 of the IDE during a switch, a save or
 # a build (then start again), automatic switching off and on, a full disk during a save
@@ -31,10 +38,12 @@
 set -euo pipefail
 main() {
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-steps=20 seed=1 build=1 dir= require_each=0 reference=batch restart_every=10
+steps=20 seed=1 build=1 dir= require_each=0 reference=batch restart_every=10 only_kinds= each_kind=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--restart-every) restart_every=$2; shift ;;
+	--kinds) only_kinds=$2; shift ;;
+	--each-kind) each_kind=1 ;;
 	--steps) steps=$2; shift ;;
 	--seed) seed=$2; shift ;;
 	--no-build) build=0 ;;
@@ -42,7 +51,7 @@ while [ $# -gt 0 ]; do
 	--require-each) require_each=1 ;;
 	--reference) reference=$2; shift ;;
 	--check-reference) reference=both ;;
-	*) echo "soak: unknown option $1 (use --steps N, --seed S, --no-build, --dir D, --require-each, --reference batch|ide, --check-reference, --restart-every N)" >&2; exit 2 ;;
+	*) echo "soak: unknown option $1 (use --steps N, --seed S, --no-build, --dir D, --require-each, --reference batch|ide, --check-reference, --restart-every N, --kinds k1,k2,..., --each-kind)" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -106,9 +115,13 @@ fail() {
 	exec 1>&"$driver_out"
 	echo "soak: FAILED at seed=$seed step=$step_no ($step_name): $*" >&2
 	summary
-	echo "replay: ./launch releng/soak/run.sh --steps $step_no --seed $seed --no-build; logs in $logs"
+	echo "replay: ./launch releng/soak/run.sh --steps $step_no --seed $seed --no-build${only_kinds:+ --kinds $only_kinds}$([ $require_each = 0 ] || echo ' --require-each')$([ $each_kind = 0 ] || echo ' --each-kind'); logs in $logs"
 	exit 1
 }
+# a command of the driver that fails (set -e) stops the run with the summary and the command, never silently (in
+# functions too: errtrace; in the main shell only: a subshell's failure is its caller's to judge, as before)
+set -E
+trap 'rc=$?; if [ "$BASHPID" = "$$" ]; then trap - ERR; fail "the driver'"'"'s command failed with exit $rc (${BASH_SOURCE[0]##*/}:$LINENO, in ${FUNCNAME[0]:-main}): $BASH_COMMAND"; fi' ERR
 
 if [ $build = 1 ]; then
 	say "== building the update site and the IDE"
@@ -289,8 +302,15 @@ session_end_at_exit() { # (the run stopped: the session killed, the store's tmpf
 	[ -z "${store_pid:-}" ] || { kill "$store_pid" 2>/dev/null; wait "$store_pid" 2>/dev/null; } || true
 }
 
-say "== the repository: Apache Commons Lang 3.18.0 sources, one Java project (JRE container, bin/ ignored)"
-repo=$dir/commons-lang
+say "== the repository: three Java projects with project references (JRE container, bin/ ignored)"
+# - commons-lang: Apache Commons Lang 3.18.0 sources;
+# - soak-api: reads commons-lang and exports it, exports a library (lib/soak-lib.jar), a second source folder (src2,
+#   on and off the build path), a compile-time constant (Api.LEVEL) and a method (Api.name, renamed and back: an API
+#   change that breaks soak-app and fixes it);
+# - soak-app: reads soak-api only (commons-lang and the library through its exports), inlines Api.LEVEL, calls
+#   Api.name, reads a library of its own (lib/extra.jar, on and off the build path), has an unused import whose
+#   severity its .settings change (warning, error, ignore), a package that moves (soak.app, soak.moved)
+repo=$dir/repo
 jar=$HOME/.m2/repository/org/apache/commons/commons-lang3/3.18.0/commons-lang3-3.18.0-sources.jar
 if [ ! -f "$jar" ]; then
 	./mvnw -B -q dependency:copy -Dartifact=org.apache.commons:commons-lang3:3.18.0:jar:sources -DoutputDirectory="$dir"
@@ -300,12 +320,85 @@ git init -q -b main "$repo"
 git -C "$repo" config user.name "Branchstate soak"
 git -C "$repo" config user.email "soak@branchstate.invalid"
 printf 'bin/\n' > "$repo/.gitignore"
-mkdir -p "$repo/src"
-unzip -q "$jar" -d "$repo/src" -x 'META-INF/*' 'module-info.java'
-java_project "$repo" commons-lang
+mkdir -p "$repo/commons-lang/src"
+unzip -q "$jar" -d "$repo/commons-lang/src" -x 'META-INF/*' 'module-info.java'
+java_project "$repo/commons-lang" commons-lang
+# library_jar <jar> <package> <class> <method>: a library of one class, compiled for Java 17
+library_jar() {
+	local tmp
+	tmp=$(mktemp -d)
+	mkdir -p "$tmp/src/$2" "$tmp/classes"
+	printf 'package %s;\n\npublic final class %s {\n    public static String %s() { return "%s"; }\n}\n' "$2" "$3" "$4" "$3" > "$tmp/src/$2/$3.java"
+	javac -nowarn --release 17 -d "$tmp/classes" "$tmp/src/$2/$3.java"
+	mkdir -p "$(dirname "$1")"
+	(cd "$tmp/classes" && jar --create --file "$1" --date=2026-01-01T00:00:00Z .)
+	rm -rf "$tmp"
+}
+api=$repo/soak-api app_=$repo/soak-app
+mkdir -p "$api/src/soak/api" "$api/src2/soak/api2" "$app_/src/soak/app" "$app_/.settings"
+java_project "$api" soak-api
+java_project "$app_" soak-app
+library_jar "$api/lib/soak-lib.jar" soaklib Greeting hello
+library_jar "$app_/lib/extra.jar" soakextra Extra extra
+cat > "$api/.classpath" <<-'EOC'
+<?xml version="1.0" encoding="UTF-8"?>
+<classpath>
+	<classpathentry kind="src" path="src"/>
+	<classpathentry kind="src" path="src2"/>
+	<classpathentry kind="con" path="org.eclipse.jdt.launching.JRE_CONTAINER"/>
+	<classpathentry combineaccessrules="false" exported="true" kind="src" path="/commons-lang"/>
+	<classpathentry exported="true" kind="lib" path="lib/soak-lib.jar"/>
+	<classpathentry kind="output" path="bin"/>
+</classpath>
+EOC
+cat > "$app_/.classpath" <<-'EOC'
+<?xml version="1.0" encoding="UTF-8"?>
+<classpath>
+	<classpathentry kind="src" path="src"/>
+	<classpathentry kind="con" path="org.eclipse.jdt.launching.JRE_CONTAINER"/>
+	<classpathentry combineaccessrules="false" kind="src" path="/soak-api"/>
+	<classpathentry kind="lib" path="lib/extra.jar"/>
+	<classpathentry kind="output" path="bin"/>
+</classpath>
+EOC
+cat > "$api/src/soak/api/Api.java" <<-'EOJ'
+package soak.api;
+
+import org.apache.commons.lang3.StringUtils;
+
+/** The soak's upstream API: a constant that soak-app inlines, a method it calls. */
+public final class Api {
+    public static final int LEVEL = 1; // soak constant
+    public static String name() { return StringUtils.capitalize("api"); } // soak api
+}
+EOJ
+printf 'package soak.api2;\n\n/** In the source folder src2, on and off the build path. */\npublic final class Second {\n    public static int two() { return 2; }\n}\n' > "$api/src2/soak/api2/Second.java"
+cat > "$app_/src/soak/app/App.java" <<-'EOJ'
+package soak.app;
+
+import java.util.List;
+
+import org.apache.commons.lang3.StringUtils;
+
+import soak.api.Api;
+import soaklib.Greeting;
+
+/** Reads soak-api: its constant (inlined), its method, and what it exports (commons-lang, its library). */
+public final class App {
+    static int level() {
+        switch (Api.LEVEL) {
+        case Api.LEVEL: return Api.LEVEL * 2;
+        default: return 0;
+        }
+    }
+    static String name() { return Api.name() + Greeting.hello() + StringUtils.EMPTY; }
+}
+EOJ
+printf 'package soak.app;\n\n/** Reads the library lib/extra.jar, on and off the build path. */\nfinal class UsesExtra {\n    static String extra() { return soakextra.Extra.extra(); }\n}\n' > "$app_/src/soak/app/UsesExtra.java"
+printf 'eclipse.preferences.version=1\norg.eclipse.jdt.core.compiler.problem.unusedImport=warning\n' > "$app_/.settings/org.eclipse.jdt.core.prefs"
 git -C "$repo" add -A
-git -C "$repo" commit -q -m "Apache Commons Lang 3.18.0 sources"
-say "$(git -C "$repo" ls-files | wc -l) tracked files"
+git -C "$repo" commit -q -m "Apache Commons Lang 3.18.0 sources, soak-api and soak-app"
+say "$(git -C "$repo" ls-files | wc -l) tracked files in $(git -C "$repo" ls-files '*.project' | wc -l) projects"
 store_start
 app import "$repo" > "$logs/import.log" || { cat "$logs/import.log"; fail "import failed"; }
 # a second clone, where "someone else" commits: the pull step fast-forwards from it
@@ -316,17 +409,24 @@ git -C "$upstream" config user.email "soak2@branchstate.invalid"
 
 # ------------------------------------------------------------------------------------------------ edits
 
-soak_pkg=src/org/apache/commons/lang3/soak
-mapfile -t finals < <(cd "$repo" && git ls-files src | grep '\.java$' | xargs grep -l -E '^public final class ' | sort)
+soak_pkg=commons-lang/src/org/apache/commons/lang3/soak
+n_edits=0
+mapfile -t finals < <(cd "$repo" && git ls-files commons-lang/src | grep '\.java$' | xargs grep -l -E '^public final class ' | sort)
 # Random choices are drawn in the main shell only ($((RANDOM % n)), never inside $(...): bash reseeds RANDOM in
 # subshells), so that a seed replays the same steps.
 # A valid Java edit of the working tree; sets $edit to what it did.
 java_edit() {
 	local kind file n=$RANDOM soak_files
 	mapfile -t soak_files < <(cd "$repo" && ls $soak_pkg/*.java 2>/dev/null || true)
-	kind=$((RANDOM % 4))
-	if [ "$kind" = 2 ] && [ ${#soak_files[@]} = 0 ]; then kind=1; fi
-	if [ "$kind" = 3 ] && [ ${#soak_files[@]} = 0 ] && ! grep -rqs 'soakValue' "$repo/src"; then kind=0; fi
+	kind=$((RANDOM % 11))
+	local each_edit=(0 1 10 3 4 5 6 7 8 9 2) # (--each-kind: every kind of edit first, each after what it needs)
+	if [ $each_kind = 1 ] && [ $n_edits -lt 11 ]; then kind=${each_edit[n_edits]}; fi
+	n_edits=$((n_edits + 1))
+	if [[ $kind =~ ^(2|10)$ ]] && [ ${#soak_files[@]} = 0 ]; then kind=1; fi
+	if [ "$kind" = 3 ] && [ ${#soak_files[@]} = 0 ] && ! grep -rqs 'soakValue' "$repo/commons-lang/src"; then kind=0; fi
+	local api_java=soak-api/src/soak/api/Api.java app_pkg
+	app_pkg=$(cd "$repo" && ls -d soak-app/src/soak/app soak-app/src/soak/moved 2>/dev/null || true)
+	[ "$kind" != 9 ] || [ "$(wc -w <<<"$app_pkg")" = 1 ] || kind=4 # (both, after a merge: no move)
 	case $kind in
 	0) # add a method to a final class of the library
 		file=${finals[$((RANDOM % ${#finals[@]}))]}
@@ -356,9 +456,56 @@ java_edit() {
 		rm "$repo/$file"
 		edit="delete file $file" ;;
 	3) # change a method body (one the soak added)
-		file=$(cd "$repo" && grep -rl 'soak body' src | sort | head -50 | shuf -n1 --random-source=<(yes $n))
+		file=$(cd "$repo" && grep -rl 'soak body' commons-lang/src | sort | shuf -n1 --random-source=<(yes $n))
 		sed -i -E "/soak body/s/return (StringUtils.repeat\\('x', )?[0-9]+/return \\1$n/" "$repo/$file"
 		edit="change a method body in $file" ;;
+	4) # change the constant soak-app inlines (JDT must compile soak-app again)
+		sed -i -E "s/LEVEL = [0-9]+/LEVEL = $((n % 1000))/" "$repo/$api_java"
+		edit="change the constant Api.LEVEL to $((n % 1000)) in soak-api" ;;
+	5) # an API change upstream: rename Api.name (soak-app's call breaks) or name it back (fixed)
+		if grep -q 'String name()' "$repo/$api_java"; then
+			sed -i 's/String name()/String title()/' "$repo/$api_java"
+			edit="rename Api.name to Api.title in soak-api (breaks soak-app)"
+		else
+			sed -i 's/String title()/String name()/' "$repo/$api_java"
+			edit="rename Api.title back to Api.name in soak-api (fixes soak-app)"
+		fi ;;
+	6) # .classpath: soak-app's library off the build path (UsesExtra breaks) or on again
+		if grep -q 'lib/extra.jar' "$repo/soak-app/.classpath"; then
+			sed -i '/lib\/extra.jar/d' "$repo/soak-app/.classpath"
+			edit="remove the library lib/extra.jar from soak-app's .classpath"
+		else
+			sed -i 's|\(.*\)<classpathentry kind="output"|\1<classpathentry kind="lib" path="lib/extra.jar"/>\n&|' "$repo/soak-app/.classpath"
+			edit="add the library lib/extra.jar to soak-app's .classpath"
+		fi ;;
+	7) # .classpath: soak-api's second source folder off the build path or on again
+		if grep -q 'path="src2"' "$repo/soak-api/.classpath"; then
+			sed -i '/path="src2"/d' "$repo/soak-api/.classpath"
+			edit="remove the source folder src2 from soak-api's .classpath"
+		else
+			sed -i 's|\(.*\)<classpathentry kind="src" path="src"/>|&\n\1<classpathentry kind="src" path="src2"/>|' "$repo/soak-api/.classpath"
+			edit="add the source folder src2 to soak-api's .classpath"
+		fi ;;
+	8) # a compiler setting in .settings: the unused import's severity (warning, error, ignore)
+		local prefs=soak-app/.settings/org.eclipse.jdt.core.prefs severity next
+		severity=$(sed -n 's/^org.eclipse.jdt.core.compiler.problem.unusedImport=//p' "$repo/$prefs")
+		case $severity in warning) next=error ;; error) next=ignore ;; *) next=warning ;; esac
+		sed -i "s/^org.eclipse.jdt.core.compiler.problem.unusedImport=.*/org.eclipse.jdt.core.compiler.problem.unusedImport=$next/" "$repo/$prefs"
+		edit="soak-app's unused imports: $severity -> $next ($prefs)" ;;
+	9) # move a package: soak-app's soak.app to soak.moved and back (nothing else references it)
+		local to=soak-app/src/soak/moved from_pkg=soak.app to_pkg=soak.moved
+		[ "$app_pkg" = "$to" ] && to=soak-app/src/soak/app from_pkg=soak.moved to_pkg=soak.app
+		mv "$repo/$app_pkg" "$repo/$to"
+		sed -i "s/^package $from_pkg;/package $to_pkg;/" "$repo/$to"/*.java
+		edit="move the package $from_pkg to $to_pkg in soak-app" ;;
+	10) # rename a file (its class with it)
+		file=${soak_files[$((RANDOM % ${#soak_files[@]}))]}
+		local old_class new_class
+		old_class=$(basename "$file" .java) new_class=Soak${n}r
+		[ ! -e "$repo/$soak_pkg/$new_class.java" ] || new_class=${new_class}r
+		sed "s/\b$old_class\b/$new_class/g" "$repo/$file" > "$repo/$soak_pkg/$new_class.java"
+		rm "$repo/$file"
+		edit="rename $file to $new_class.java" ;;
 	esac
 }
 
@@ -397,7 +544,7 @@ clean_build() {
 		(cd "$clean/tree" && git ls-files -z | tar --null -T - -cf -) | tar -xf - -C "$clean.batch/tree"
 		batch_reference "$clean.batch"
 		local d
-		d=$( { diff <(manifest "$clean/tree/bin") <(manifest "$clean.batch/tree/bin") || true; diff "$clean/problems.txt" "$clean.batch/problems.txt" || true
+		d=$( { diff <(manifest "$clean/tree") <(manifest "$clean.batch/tree") || true; diff "$clean/problems.txt" "$clean.batch/problems.txt" || true
 			diff -r --label "IDE's fresh index" --label "batch reference's index" "$clean/index" "$clean.batch/index" || true; } )
 		[ -z "$d" ] || { head -40 <<<"$d" >&2; fail "the batch reference differs from the IDE's clean build ($clean, $clean.batch)"; }
 		n_reference_checked=$((n_reference_checked + 1))
@@ -436,9 +583,9 @@ ide_reference() {
 	rm -rf "$dir/ws-clean" "$dir/store-clean"
 }
 
-manifest() { # <folder>: "<sha1>  <relative path>" of every file under it, sorted
+manifest() { # <folder>: "<sha1>  <relative path>" of every file in an output folder (bin/) under it, sorted
 	[ -d "$1" ] || return 0
-	(cd "$1" && find . -type f -print0 | sort -z | xargs -0 -r sha1sum)
+	(cd "$1" && find . -path ./.git -prune -o -type f -path '*/bin/*' -print0 | sort -z | xargs -0 -r sha1sum)
 }
 
 # jdt_failed: whether JDT's compiler failed in an IDE session since the last check, with the NullPointerException of
@@ -499,7 +646,7 @@ check() {
 	# the files of bin/ (as JDT's own check does: an empty package folder that JDT's incremental build leaves when
 	# the last file of a package goes is not a divergence), the problems, the Java index of the step's session and of
 	# the check's
-	diffs=$( { diff <(manifest "$clean/tree/bin") <(manifest "$repo/bin") || true; diff "$clean/problems.txt" "$dir/problems.txt" || true
+	diffs=$( { diff <(manifest "$clean/tree") <(manifest "$repo") || true; diff "$clean/problems.txt" "$dir/problems.txt" || true
 		[ ! -d "$dir/index-step" ] || diff -r --label "fresh index" --label "index at the end of the step's session" "$clean/index" "$dir/index-step" || true
 		diff -r --label "fresh index" --label "index of the check's session" "$clean/index" "$dir/index-check" || true; } )
 	if [ -n "$diffs" ]; then
@@ -558,8 +705,8 @@ check() {
 		sed 's/^/     /' <<<"$left"
 		fail "files left in the store after the IDE started again"
 	fi
-	say "   ok: bin/ $(find "$repo/bin" -type f | wc -l) files = clean build, $(wc -l < "$dir/problems.txt") problems = clean build," \
-		"Java index ($indexes) = fresh index ($(grep -c '^[^ ]' "$clean/index/commons-lang.dump") units);" \
+	say "   ok: bin/ $(manifest "$repo" | wc -l) files = clean build, $(wc -l < "$dir/problems.txt") problems = clean build," \
+		"Java index ($indexes) = fresh index ($(cat "$clean"/index/*.dump | grep -c '^[^ ]') units);" \
 		"git status as the driver left it; $(tail -1 "$logs/verify-$step_no.log"), $((total / 1024)) kB <= budget"
 }
 
@@ -680,6 +827,160 @@ step_pull() {
 	step_name="git pull --ff-only of $b from a second clone: $edit"
 	announce
 	git -C "$repo" pull -q --ff-only "$upstream" "$b"
+	expect_tree
+}
+# resolve_conflicts: every conflicted file as the commit being applied has it (deleted when it deletes it), staged
+resolve_conflicts() {
+	local f
+	while IFS= read -r f; do
+		git -C "$repo" checkout -q --theirs -- "$f" 2>/dev/null && git -C "$repo" add -- "$f" || git -C "$repo" rm -q -- "$f" > /dev/null
+	done < <(git -C "$repo" diff --name-only --diff-filter=U)
+}
+# git_in_progress <operation>: what a rebase, merge, cherry-pick or revert left to do, resolved or aborted (a third of
+# the time, or after 20 rounds of conflicts); sets $how
+git_in_progress() {
+	local op=$1 git_dir i=0
+	git_dir=$(git -C "$repo" rev-parse --absolute-git-dir)
+	in_progress() {
+		case $op in
+		rebase) [ -d "$git_dir/rebase-merge" ] || [ -d "$git_dir/rebase-apply" ] ;;
+		merge) [ -f "$git_dir/MERGE_HEAD" ] ;;
+		cherry-pick) [ -f "$git_dir/CHERRY_PICK_HEAD" ] ;;
+		revert) [ -f "$git_dir/REVERT_HEAD" ] ;;
+		esac
+	}
+	in_progress || { how=clean; return; }
+	if [ $((RANDOM % 3)) = 0 ]; then
+		git -C "$repo" "$op" --abort
+		how="conflict, aborted"
+		return
+	fi
+	how="conflicts resolved"
+	while in_progress; do
+		i=$((i + 1))
+		if [ $i -gt 20 ]; then
+			git -C "$repo" "$op" --abort
+			how="conflicts, aborted after 20 rounds"
+			return
+		fi
+		resolve_conflicts
+		if [ $op = merge ]; then
+			git -C "$repo" commit -q --no-edit >> "$logs/step-$step_no-git.log" 2>&1 || true
+		elif ! GIT_EDITOR=true git -C "$repo" "$op" --continue >> "$logs/step-$step_no-git.log" 2>&1; then
+			# (nothing left to commit once resolved: the commit is dropped)
+			[ -n "$(git -C "$repo" diff --name-only --diff-filter=U)" ] || git -C "$repo" "$op" --skip >> "$logs/step-$step_no-git.log" 2>&1 || true
+		fi
+	done
+}
+# git rebase of the current branch onto another one (while the IDE runs: HEAD is detached while it replays)
+step_rebase() {
+	local b how
+	other_branch; b=$ob
+	[ -n "$b" ] && [ "$(current)" != HEAD ] || { step_new_branch; return; }
+	commit_pending
+	git -C "$repo" rebase -q "$b" > "$logs/step-$step_no-git.log" 2>&1 || true
+	git_in_progress rebase
+	step_name="git rebase $b ($how)"
+	announce
+	expect_tree
+}
+# git merge of another branch: a fast-forward when it can, else a merge commit
+step_merge() {
+	local b how
+	other_branch; b=$ob
+	[ -n "$b" ] && [ "$(current)" != HEAD ] || { step_new_branch; return; }
+	commit_pending
+	if git -C "$repo" merge-base --is-ancestor HEAD "$b"; then
+		git -C "$repo" merge -q --ff-only "$b"
+		how=fast-forward
+	else
+		git -C "$repo" merge -q --no-edit "$b" > "$logs/step-$step_no-git.log" 2>&1 || true
+		git_in_progress merge
+		how="a merge commit, $how"
+	fi
+	step_name="git merge $b ($how)"
+	announce
+	expect_tree
+}
+# git cherry-pick of a commit of another branch that the current one lacks
+step_cherry_pick() {
+	local b cs c how
+	other_branch; b=$ob
+	[ -n "$b" ] || { step_new_branch; return; }
+	mapfile -t cs < <(git -C "$repo" rev-list --no-merges --max-count=20 "HEAD..$b")
+	[ ${#cs[@]} -gt 0 ] || { step_commit; return; }
+	commit_pending
+	c=${cs[RANDOM % ${#cs[@]}]}
+	git -C "$repo" cherry-pick "$c" > "$logs/step-$step_no-git.log" 2>&1 || true
+	git_in_progress cherry-pick
+	step_name="git cherry-pick ${c:0:10} of $b ($how)"
+	announce
+	expect_tree
+}
+# git revert of one of the last commits
+step_revert() {
+	local c how
+	[ "$(git -C "$repo" rev-list --count --no-merges HEAD)" -gt 3 ] || { step_commit; return; }
+	commit_pending
+	c=$(git -C "$repo" rev-list --no-merges --max-count=3 HEAD | sed -n "$((1 + RANDOM % 3))p")
+	git -C "$repo" revert --no-edit "$c" > "$logs/step-$step_no-git.log" 2>&1 || true
+	git_in_progress revert
+	step_name="git revert ${c:0:10} ($how)"
+	announce
+	expect_tree
+}
+# git bisect: start between HEAD and an older commit, a few verdicts (each checkout compared with a clean build),
+# reset
+step_bisect() {
+	local n good verdict i out
+	commit_pending
+	n=$(git -C "$repo" rev-list --count --first-parent HEAD)
+	[ "$n" -ge 5 ] || { step_commit; return; }
+	good=$(git -C "$repo" rev-parse "HEAD~$((3 + RANDOM % (n - 3 > 16 ? 16 : n - 3)))")
+	step_name="git bisect start HEAD ${good:0:10}, verdicts, reset"
+	announce
+	git -C "$repo" bisect start HEAD "$good" > "$logs/step-$step_no-git.log" 2>&1
+	for i in 1 2 3; do
+		expect_tree
+		check
+		verdict=$([ $((RANDOM % 2)) = 0 ] && echo good || echo bad)
+		out=$(git -C "$repo" bisect "$verdict" 2>&1) || true
+		echo "$out" >> "$logs/step-$step_no-git.log"
+		say "   git bisect $verdict: $(head -1 <<<"$out" | cut -c1-100)"
+		! grep -q 'is the first bad commit' <<<"$out" || break
+	done
+	expect_tree
+	check
+	git -C "$repo" bisect reset >> "$logs/step-$step_no-git.log" 2>&1
+	expect_tree
+}
+# git clean -fdx: the output folders (and untracked files) deleted under the running IDE, then Project > Clean, as a
+# user does: JDT does not rebuild class files deleted by others (its option "Rebuild class files modified by others",
+# JavaCore.CORE_JAVA_BUILD_RECREATE_MODIFIED_CLASS_FILES_IN_OUTPUT_FOLDER, is off by default: IncrementalImageBuilder
+# ignores the output folder's delta), with or without Branchstate. What the check compares is what Branchstate did
+# with the deleted output meanwhile and the states it saves and restores after it.
+step_clean() {
+	step_name="git clean -fdx (every bin/ deleted under the IDE), then Project > Clean"
+	announce
+	git -C "$repo" clean -q -fdx
+	ide switch "$repo" --clean-build > "$logs/step-$step_no.log" || { cat "$logs/step-$step_no.log" >&2; fail "Project > Clean failed"; }
+	expect_tree
+}
+# git worktree add: another branch checked out in a second work tree, a commit and a checkout there; the workspace's
+# work tree must be left as it is
+step_worktree() {
+	local b wt=$dir/worktree here=$repo
+	other_branch; b=$ob
+	[ -n "$b" ] || { step_new_branch; return; }
+	step_name="git worktree add of $b, a commit and a checkout in it, worktree remove"
+	announce
+	git -C "$repo" worktree add -q "$wt" "$b" 2> "$logs/step-$step_no-git.log"
+	git -C "$wt" checkout -q -b "wt-$step_no"
+	repo=$wt; java_edit; repo=$here
+	git -C "$wt" add -A && git -C "$wt" commit -q -m "soak step $step_no, in a second work tree: $edit"
+	git -C "$wt" checkout -q "$b"
+	git -C "$repo" worktree remove --force "$wt"
+	say "   in the worktree: $edit"
 	expect_tree
 }
 # Restore State of another stored commit (an older one) onto the working tree as it is: its derived data comes
@@ -940,7 +1241,11 @@ say "0: initial build"
 check
 weights=(ide_checkout ide_checkout ide_checkout terminal_checkout terminal_checkout terminal_checkout new_branch new_branch
 	commit commit commit commit uncommitted uncommitted reset stash pull save save restore_older delete damage damage kill
-	kill kill toggle full_disk full_disk)
+	kill kill toggle full_disk full_disk rebase merge cherry_pick revert bisect clean worktree)
+if [ -n "$only_kinds" ]; then # --kinds: only these (a step may still fall back on another kind when it cannot run)
+	IFS=, read -r -a weights <<<"$only_kinds"
+	for kind in "${weights[@]}"; do declare -F "step_$kind" > /dev/null || { echo "soak: no step kind $kind" >&2; exit 2; }; done
+fi
 # --require-each: once the steps left are at most three times the kinds still missing (a full disk, a kill that landed,
 # a damaged archive), the next step is the first missing kind, so that any seed of a long enough run has each; a damage
 # step needs another branch whose tip has a stored state, made first when there is none (a save, a new branch)
@@ -957,9 +1262,16 @@ damage_possible() {
 	done
 	return 1
 }
+# --each-kind: the first steps take every step kind once, in an order where each finds what it needs (another branch,
+# a stored state, commits to cherry-pick, revert and bisect), and the first edits every kind of edit once; then the
+# steps are random (the short run of the test command: every kind in every run, whatever the seed)
+first_kinds=()
+[ $each_kind = 0 ] || first_kinds=(new_branch commit commit commit commit ide_checkout commit save uncommitted stash terminal_checkout
+	commit reset pull cherry_pick restore_older revert rebase merge bisect worktree clean toggle damage delete kill toggle
+	full_disk)
 for ((step_no = 1; step_no <= steps; step_no++)); do
 	damaged=
-	kind=
+	kind=${first_kinds[step_no - 1]:-}
 	if [ $require_each = 1 ]; then
 		mapfile -t missing < <(missing_kinds)
 		if [ $((steps - step_no + 1)) -le $((3 * ${#missing[@]})) ]; then
