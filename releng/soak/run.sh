@@ -1266,7 +1266,7 @@ damage_possible() {
 # a stored state, commits to cherry-pick, revert and bisect), and the first edits every kind of edit once; then the
 # steps are random (the short run of the test command: every kind in every run, whatever the seed)
 first_kinds=()
-[ $each_kind = 0 ] || first_kinds=(new_branch commit commit commit commit ide_checkout commit save uncommitted stash terminal_checkout
+[ $each_kind = 0 ] || [ -n "$only_kinds" ] || first_kinds=( # (with --kinds: every kind of edit first only)new_branch commit commit commit commit ide_checkout commit save uncommitted stash terminal_checkout
 	commit reset pull cherry_pick restore_older revert rebase merge bisect worktree clean toggle damage delete kill toggle
 	full_disk)
 for ((step_no = 1; step_no <= steps; step_no++)); do
