@@ -829,11 +829,12 @@ step_pull() {
 	git -C "$repo" pull -q --ff-only "$upstream" "$b"
 	expect_tree
 }
-# resolve_conflicts: every conflicted file as the commit being applied has it (deleted when it deletes it), staged
+# resolve_conflicts: every conflicted file as the commit being applied has it (deleted when it deletes it, or when the
+# index has no version of it left: a rename/delete conflict), staged
 resolve_conflicts() {
 	local f
 	while IFS= read -r f; do
-		git -C "$repo" checkout -q --theirs -- "$f" 2>/dev/null && git -C "$repo" add -- "$f" || git -C "$repo" rm -q -- "$f" > /dev/null
+		git -C "$repo" checkout -q --theirs -- "$f" 2>/dev/null && git -C "$repo" add -- "$f" || git -C "$repo" rm -q -f --ignore-unmatch -- "$f" > /dev/null
 	done < <(git -C "$repo" diff --name-only --diff-filter=U)
 }
 # git_in_progress <operation>: what a rebase, merge, cherry-pick or revert left to do, resolved or aborted (a third of
@@ -1266,7 +1267,8 @@ damage_possible() {
 # a stored state, commits to cherry-pick, revert and bisect), and the first edits every kind of edit once; then the
 # steps are random (the short run of the test command: every kind in every run, whatever the seed)
 first_kinds=()
-[ $each_kind = 0 ] || [ -n "$only_kinds" ] || first_kinds=( # (with --kinds: every kind of edit first only)new_branch commit commit commit commit ide_checkout commit save uncommitted stash terminal_checkout
+# (with --kinds: every kind of edit first only)
+[ $each_kind = 0 ] || [ -n "$only_kinds" ] || first_kinds=(new_branch commit commit commit commit ide_checkout commit save uncommitted stash terminal_checkout
 	commit reset pull cherry_pick restore_older revert rebase merge bisect worktree clean toggle damage delete kill toggle
 	full_disk)
 for ((step_no = 1; step_no <= steps; step_no++)); do
@@ -1304,6 +1306,13 @@ session_stop
 summary
 if [ $require_each = 1 ] && { [ $n_kills = 0 ] || [ $n_damaged = 0 ] || [ $n_full = 0 ]; }; then
 	echo "soak: the run did not kill the IDE, damage an archive and fill the disk at least once each (--require-each)" >&2
+	exit 1
+fi
+# --each-kind: every step kind ran (a step that fell back on another kind counts as that one)
+local not_taken
+not_taken=$(printf '%s\n' "${weights[@]}" | sort -u | while read -r k; do [ -n "${kind_n[$k]:-}" ] || echo "$k"; done)
+if [ $each_kind = 1 ] && [ -z "$only_kinds" ] && [ -n "$not_taken" ]; then
+	echo "soak: step kinds the run did not take (--each-kind): $(echo $not_taken)" >&2
 	exit 1
 fi
 }
