@@ -26,7 +26,8 @@
 # package, rename a file), an uncommitted edit, reset --hard, stash and pop, a fast-forward pull from a second clone,
 # rebase, merge (fast-forward or a merge commit), cherry-pick and revert (each clean, or with conflicts resolved or
 # aborted), bisect (start, verdicts, each checkout checked, reset), git worktree add (a commit and a checkout in the
-# second work tree), git clean -fdx under the IDE (then Project > Clean), Save State,
+# second work tree), git clean -fdx under the IDE (then Project > Clean), a state CI publishes to a remote store (S3Proxy)
+# that the developer's merge fetches (a third of the time tampered with: it must be refused), Save State,
 # Restore State of another stored commit, delete a stored state, damage a stored archive (flip bytes in the middle
 # or truncate: verify must name it, the next restore must refuse it), kill -9 of the IDE during a switch, a save or
 # a build (then start again), automatic switching off and on, a full disk during a save
@@ -63,6 +64,8 @@ RANDOM=$seed # bash's generator: the same seed gives the same steps (as long as 
 cd "$root"
 source releng/lib/ide.sh
 t_start=$(date +%s)
+n_published=0 n_tampered=0 n_remote_restored=0 n_remote_refused=0 # the remote step: states CI published, objects tampered
+# with, published states in the local store after the merge, tampered archives refused
 n_kills=0 n_kill_attempts=0 n_damaged=0 n_full=0 n_divergences=0 n_tracked=0 n_leftovers=0 n_refused=0 n_clean=0 n_jdt=0
 n_reference_checked=0 # clean references made both ways and found equal (--check-reference)
 n_unread=0 # damage the restore did not need: not read, the restore went on
@@ -102,6 +105,8 @@ summary() {
 	echo "   damage: $n_refused restores refused or not made, $n_unread that did not need the damaged entry (not read);" \
 		"step sessions' index dumps at exit: $n_dump_compared compared, not compared: $n_dump_killed killed, $n_dump_tree_changed tree changed since;" \
 		"the step's commands in the check's running session (its dump): $n_dump_live; no IDE command in the step: $n_dump_no_session"
+	echo "   remote: $n_published states published by CI, $n_tampered of them tampered with: $n_remote_refused refused (the log" \
+		"names the archive and its digest); of the others, $n_remote_restored in the local store after the merge (fetched by the switch or prefetched)"
 	echo "   IDE sessions: $n_sessions started ($n_restarts deliberate restarts, $n_kills after kills, the others after a terminal checkout while the IDE was closed or at the start)"
 	echo "   per step kind (the step and its check; ide_s: the IDE sessions' seconds but the clean reference's; other_s: Git, the driver's checks):"
 	timing_table
@@ -193,8 +198,8 @@ budget_mb=4 # about four states of this project: saves evict states all along
 # seen twice at seed 11, step 1, in the Branchstate workspace, a race inside JDT that a clean workspace can meet too.
 no_jvm_search='org.eclipse.jdt.launching/detectVMsAtStartup=false' # LaunchingPlugin.PREF_DETECT_VMS_AT_STARTUP
 customize() { # the preferences the IDE starts with (default scope): the store, its budget, automatic switching
-	printf 'dev.branchstate.core/storeLocation=%s\ndev.branchstate.core/diskBudgetMB=%s\ndev.branchstate.core/autoSwitch=%s\n%s\n' "$store" "$budget_mb" \
-		"$([ $auto = on ] && echo true || echo false)" "$no_jvm_search" > "$dir/customization.ini"
+	printf 'dev.branchstate.core/storeLocation=%s\ndev.branchstate.core/diskBudgetMB=%s\ndev.branchstate.core/autoSwitch=%s\n%s\n%s\n' "$store" "$budget_mb" \
+		"$([ $auto = on ] && echo true || echo false)" "$no_jvm_search" "${remote_prefs:-}" > "$dir/customization.ini"
 }
 customize
 export IDE_ARGS="-pluginCustomization $dir/customization.ini"
@@ -300,6 +305,7 @@ session_stop() {
 session_end_at_exit() { # (the run stopped: the session killed, the store's tmpfs can go)
 	[ -z "${session_pid:-}" ] || { kill -9 "$session_pid" 2>/dev/null; wait "$session_pid" 2>/dev/null; } || true
 	[ -z "${store_pid:-}" ] || { kill "$store_pid" 2>/dev/null; wait "$store_pid" 2>/dev/null; } || true
+	[ -z "${s3_pid:-}" ] || { kill "$s3_pid" 2>/dev/null; wait "$s3_pid" 2>/dev/null; } || true
 }
 
 say "== the repository: three Java projects with project references (JRE container, bin/ ignored)"
@@ -406,6 +412,42 @@ upstream=$dir/upstream
 git clone -q "$repo" "$upstream"
 git -C "$upstream" config user.name "Branchstate soak (second clone)"
 git -C "$upstream" config user.email "soak2@branchstate.invalid"
+
+# The remote state store (issue 34): S3Proxy (Maven Central's, as the core tests start it) on 127.0.0.1 with its
+# filesystem backend, checking AWS Signature V4 with credentials made up for the run (AWS_ACCESS_KEY_ID and
+# AWS_SECRET_ACCESS_KEY: the headless IDE's credentials), a signing key pair (the headless `remote-keys`), the public
+# key pinned in the soak workspace's preferences. CI is a second workspace over the second clone ($upstream, the
+# developer's remote `ci`): the remote step builds, saves and publishes a commit there (one IDE session of the serve
+# mode), and the developer fetches and merges it, the soak session restoring the published state if that leaves less
+# to redo.
+say "== the remote store: S3Proxy on 127.0.0.1, a signing key, CI's workspace over the second clone"
+s3jar=$HOME/.m2/repository/org/gaul/s3proxy/4.1.0/s3proxy-4.1.0-jar-with-dependencies.jar
+[ -f "$s3jar" ] || ./mvnw -B -q dependency:get -Dartifact=org.gaul:s3proxy:4.1.0:jar:jar-with-dependencies > "$logs/s3proxy-get.log" 2>&1 \
+	|| { cat "$logs/s3proxy-get.log" >&2; fail "could not get org.gaul:s3proxy:4.1.0"; }
+s3data=$dir/s3data
+mkdir -p "$s3data/states" # (the filesystem backend: a folder per bucket, a file per object)
+s3port=
+for port_try in $(seq $((20000 + seed % 5000)) $((20000 + seed % 5000 + 50))); do
+	(exec 3<>"/dev/tcp/127.0.0.1/$port_try") 2>/dev/null || { s3port=$port_try; break; }
+done
+[ -n "$s3port" ] || fail "no free port for S3Proxy"
+export AWS_ACCESS_KEY_ID=soak$RANDOM AWS_SECRET_ACCESS_KEY=secret$RANDOM$RANDOM$RANDOM
+printf 's3proxy.endpoint=http://127.0.0.1:%s\ns3proxy.authorization=aws-v2-or-v4\ns3proxy.identity=%s\ns3proxy.credential=%s\njclouds.provider=filesystem\njclouds.filesystem.basedir=%s\n' \
+	"$s3port" "$AWS_ACCESS_KEY_ID" "$AWS_SECRET_ACCESS_KEY" "$s3data" > "$dir/s3proxy.properties"
+java -Xmx256m -jar "$s3jar" --properties "$dir/s3proxy.properties" > "$logs/s3proxy.log" 2>&1 &
+s3_pid=$!
+for _ in $(seq 600); do (exec 3<>"/dev/tcp/127.0.0.1/$s3port") 2>/dev/null && break; kill -0 $s3_pid 2>/dev/null || break; sleep 0.1; done
+(exec 3<>"/dev/tcp/127.0.0.1/$s3port") 2>/dev/null || { cat "$logs/s3proxy.log" >&2; fail "S3Proxy did not start"; }
+ws=$dir/ws-keys shared_app remote-keys "$dir/keys" > "$logs/remote-keys.log" || { cat "$logs/remote-keys.log" >&2; fail "remote-keys failed"; }
+remote_prefs=$(printf 'dev.branchstate.core/remoteEndpoint=http://127.0.0.1:%s\ndev.branchstate.core/remoteBucket=states\ndev.branchstate.core/remotePathStyle=true\ndev.branchstate.core/%s' \
+	"$s3port" "$(sed -n 's/^pin //p' "$logs/remote-keys.log")")
+grep -q '^dev.branchstate.core/remotePublicKey=.' <<<"$remote_prefs" || fail "remote-keys printed no key to pin"
+rm -rf "$dir/ws-keys"
+customize
+printf 'dev.branchstate.core/storeLocation=%s\ndev.branchstate.core/autoSwitch=false\n%s\n%s\n' "$dir/store-ci" "$remote_prefs" "$no_jvm_search" > "$dir/ci.ini"
+IDE_ARGS="-pluginCustomization $dir/ci.ini" ws=$dir/ws-ci shared_app import "$upstream" > "$logs/ci-import.log" \
+	|| { cat "$logs/ci-import.log" >&2; fail "CI's import failed"; }
+git -C "$repo" remote add ci "$upstream"
 
 # ------------------------------------------------------------------------------------------------ edits
 
@@ -533,7 +575,7 @@ clean_build() {
 	t0=$(now_us)
 	rm -rf "$clean"
 	mkdir -p "$clean/tree"
-	(cd "$repo" && git ls-files -z -co --exclude-standard | xargs -0 -r sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' _ \
+	(cd "$repo" && git ls-files -z -co --exclude-standard | xargs -0 -r sh -c 'for f; do [ ! -e "$f" ] || printf "%s\0" "$f"; done' _ \
 		| tar --null -T - -cf -) | tar -xf - -C "$clean/tree"
 	case $reference in
 	batch) batch_reference "$clean" ;;
@@ -984,6 +1026,61 @@ step_worktree() {
 	say "   in the worktree: $edit"
 	expect_tree
 }
+# remote: CI publishes the next commit of the current branch (an edit committed in the second clone, built, saved and
+# published in CI's workspace: one IDE session), a third of the time with the published archive then tampered with
+# (8 bytes flipped in the middle of the object); the developer runs `git fetch ci` (the session may prefetch the state)
+# and `git merge --ff-only`, and the running session handles the move within the branch (await-switch): it restores
+# the published state when that leaves less to redo, and must refuse a tampered one (the check: equal to a clean
+# build, every local archive sound)
+step_remote() {
+	local b here=$repo out c tamper=$((RANDOM % 3 == 0)) object
+	b=$(current)
+	[ "$b" != HEAD ] || { step_commit; return; }
+	commit_pending
+	git -C "$upstream" fetch -q origin
+	git -C "$upstream" checkout -q -B "$b" "origin/$b"
+	repo=$upstream; java_edit; repo=$here
+	git -C "$upstream" add -A && git -C "$upstream" commit -q -m "soak step $step_no, CI's clone: $edit"
+	c=$(git -C "$upstream" rev-parse HEAD)
+	out=$(printf 'build\t%s\nsave\t%s\npublish\t%s\t--signing-key=%s\nexit\n' "$upstream" "$upstream" "$upstream" "$dir/keys/branchstate-signing.pem" \
+		| IDE_ARGS="-pluginCustomization $dir/ci.ini" ws=$dir/ws-ci shared_app serve 2>&1) || true
+	echo "$out" > "$logs/step-$step_no-ci.log"
+	grep -q "^published $c " <<<"$out" || { tail -20 <<<"$out" >&2; fail "CI did not publish the state of $c"; }
+	n_published=$((n_published + 1))
+	if [ "$tamper" = 1 ]; then
+		# the archive: the largest of the newest objects (the manifest and the archive it names)
+		object=$(find "$s3data/states" -type f -printf '%T@ %s %p\n' | sort -n | tail -3 | sort -k2 -n | tail -1 | cut -d' ' -f3-)
+		[ -n "$object" ] || fail "no published object to tamper with"
+		local size
+		size=$(stat -c %s "$object")
+		printf '\xde\xad\xbe\xef\xde\xad\xbe\xef' | dd of="$object" bs=1 seek=$((size / 2)) conv=notrunc status=none
+		n_tampered=$((n_tampered + 1))
+		step_name="remote: CI published ${c:0:10} on $b ($edit), its archive TAMPERED with (8 bytes at $((size / 2)) of $size), git fetch ci, git merge --ff-only"
+	else
+		step_name="remote: CI published ${c:0:10} on $b ($edit), git fetch ci, git merge --ff-only"
+	fi
+	announce
+	git -C "$repo" fetch -q ci
+	git -C "$repo" merge -q --ff-only "ci/$b"
+	# (the session, started now when none runs, handles the merge itself: its watch, or its start)
+	ide await-switch "$repo" > "$logs/step-$step_no.log" \
+		|| { cat "$logs/step-$step_no.log" >&2; fail "the IDE session did not handle the merge of ci/$b itself"; }
+	if [ "$tamper" = 1 ]; then
+		# the switch (or the prefetch after the fetch) must have refused the archive, naming it and why (the workspace
+		# log: the check moves it away, so it holds this step's entries)
+		local refusal
+		refusal=$(grep -h -o "archives/$c-[0-9a-f]*\.bsa: its SHA-256 is [0-9a-f]*, the signed manifest says [0-9a-f]*: the archive was changed, refused" "$ws/.metadata/.log" 2>/dev/null | head -1 || true)
+		[ -n "$refusal" ] || fail "the tampered archive of $c was not refused: no refusal naming it in the workspace log"
+		n_remote_refused=$((n_remote_refused + 1))
+		say "   refused: ${refusal#archives/}"
+	elif stored_states | grep -q -x "$c"; then
+		n_remote_restored=$((n_remote_restored + 1))
+		say "   the published state of ${c:0:10} is in the local store"
+	else
+		say "   the published state of ${c:0:10} is not in the local store (not fetched: a local state left as little to redo)"
+	fi
+	expect_tree
+}
 # Restore State of another stored commit (an older one) onto the working tree as it is: its derived data comes
 # back and the sources that differ are rebuilt
 step_restore_older() {
@@ -1242,7 +1339,7 @@ say "0: initial build"
 check
 weights=(ide_checkout ide_checkout ide_checkout terminal_checkout terminal_checkout terminal_checkout new_branch new_branch
 	commit commit commit commit uncommitted uncommitted reset stash pull save save restore_older delete damage damage kill
-	kill kill toggle full_disk full_disk rebase merge cherry_pick revert bisect clean worktree)
+	kill kill toggle full_disk full_disk rebase merge cherry_pick revert bisect clean worktree remote)
 if [ -n "$only_kinds" ]; then # --kinds: only these (a step may still fall back on another kind when it cannot run)
 	IFS=, read -r -a weights <<<"$only_kinds"
 	for kind in "${weights[@]}"; do declare -F "step_$kind" > /dev/null || { echo "soak: no step kind $kind" >&2; exit 2; }; done
@@ -1269,7 +1366,7 @@ damage_possible() {
 first_kinds=()
 # (with --kinds: every kind of edit first only)
 [ $each_kind = 0 ] || [ -n "$only_kinds" ] || first_kinds=(new_branch commit commit commit commit ide_checkout commit save uncommitted stash terminal_checkout
-	commit reset pull cherry_pick restore_older revert rebase merge bisect worktree clean toggle damage delete kill toggle
+	commit reset pull remote cherry_pick restore_older revert rebase merge bisect worktree clean toggle damage delete kill toggle
 	full_disk)
 for ((step_no = 1; step_no <= steps; step_no++)); do
 	damaged=

@@ -23,6 +23,14 @@ public final class Formats {
 		return NumberFormat.getIntegerInstance().format(n);
 	}
 
+	/**
+	 * "1 state", "3 states": the count with the message for one or the message for any other count (whose {0} is the
+	 * count).
+	 */
+	public static String count(long n, String one, String other) {
+		return n == 1 ? one : NLS.bind(other, count(n));
+	}
+
 	/** 0 B, 512 B, 1.5 KB, 12.3 MB, 2.0 GB (binary multiples, as file managers show them). */
 	public static String size(long bytes) {
 		if (bytes < 1024) {

@@ -146,6 +146,10 @@ public final class Messages extends NLS {
 	public static String View_noRepositories;
 	public static String View_summary;
 	public static String View_prefetchSummary;
+	public static String View_oneState;
+	public static String View_states;
+	public static String View_oneRepository;
+	public static String View_repositories;
 	public static String View_storedPrefetched;
 	public static String View_restore;
 	public static String View_restoreTip;

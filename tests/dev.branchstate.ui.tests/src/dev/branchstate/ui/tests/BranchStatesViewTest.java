@@ -156,7 +156,7 @@ class BranchStatesViewTest {
 		// on disk each file once: feature-x's state shares release/1.0's unchanged entries by linking its archive, whose
 		// bytes its size counts too
 		long onDisk = Files.size(main.archive()) + Files.size(feature.archive()) + Files.size(release.archive());
-		assertThat(view.bannerText()).isEqualTo("3 states of 1 repositories, " + Formats.size(onDisk) + " on disk");
+		assertThat(view.bannerText()).isEqualTo("3 states of 1 repository, " + Formats.size(onDisk) + " on disk");
 
 		// a branch switch: HEAD moves to feature-x, its output is cleaned, the service restores its state and says so
 		git.checkout().setName("feature-x").call();
@@ -279,7 +279,7 @@ class BranchStatesViewTest {
 				waitUntil("the view marks the state prefetched", WAIT, () -> repository(view) != null
 						&& cellTexts(view, next).stream().anyMatch(c -> c.endsWith(", prefetched")));
 				waitUntil("the banner says what the prefetch uses", WAIT,
-						() -> view.bannerText().contains("prefetched and not used yet: 1 states"));
+						() -> view.bannerText().contains("prefetched and not used yet: 1 state,"));
 				assertThat(prefetcher.ledger().prefetched(developerGitDir, next)).isTrue();
 				assertThat(cellTexts(view, next).get(0)).as("no branch here: fetched").isEqualTo("(from the remote store)");
 				screenshot(view, next, "branch-states-prefetched");

@@ -535,22 +535,25 @@ final class Commands {
 		return StateStore.canonical(gitDir);
 	}
 
-	static StateService service() throws NotFoundException {
+	/** The state service's tracker, opened by the first command and kept: a serve session runs thousands of them. */
+	private static ServiceTracker<IStateService, IStateService> tracker;
+
+	static synchronized StateService service() throws NotFoundException {
 		ResourcesPlugin.getWorkspace(); // starts core.resources, which registers the workspace service
-		BundleContext context = FrameworkUtil.getBundle(Commands.class).getBundleContext();
-		// the tracker stays open while the application runs: it keeps the (delayed) component active
-		ServiceTracker<IStateService, IStateService> tracker = new ServiceTracker<>(context, IStateService.class, null);
-		tracker.open();
+		if (tracker == null) {
+			BundleContext context = FrameworkUtil.getBundle(Commands.class).getBundleContext();
+			// the tracker stays open while the application runs: it keeps the (delayed) component active
+			tracker = new ServiceTracker<>(context, IStateService.class, null);
+			tracker.open();
+		}
 		try {
 			IStateService service = tracker.waitForService(Duration.ofSeconds(30).toMillis());
 			if (service instanceof StateService s) {
 				return s;
 			}
-			tracker.close();
 			throw new NotFoundException("the state service is not available (is Declarative Services running?)"); //$NON-NLS-1$
 		} catch (InterruptedException e) {
 			Thread.currentThread().interrupt();
-			tracker.close();
 			throw new NotFoundException("interrupted while waiting for the state service"); //$NON-NLS-1$
 		}
 	}

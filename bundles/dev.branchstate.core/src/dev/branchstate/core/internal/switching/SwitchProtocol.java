@@ -148,9 +148,11 @@ public final class SwitchProtocol {
 						new Object[] { name, before.describe(), target.describe(), disk.derived().shortId() }));
 				return;
 			}
-			// the restore compares the working tree with the state: Git reads it meanwhile (the refresh writes no file)
-			CompletableFuture<WorkingTreeStatus> status = own != null ? WorkingTreeStatus.readAhead(repository.git)
-					: null;
+			// the restore compares the working tree with the state: Git reads it meanwhile (the refresh writes no file),
+			// unless the move within the branch has read it already
+			CompletableFuture<WorkingTreeStatus> status = own == null ? null
+					: move != null ? CompletableFuture.completedFuture(move.status())
+							: WorkingTreeStatus.readAhead(repository.git);
 			// bring the workspace in sync with the checked-out tree first, so that data restored for resources the
 			// checkout created (markers on them) finds them, and builders see the sources that changed
 			CheckoutRefresh.run(repository.git, before.commitId(), target.commitId(), projects, progress.split(10));

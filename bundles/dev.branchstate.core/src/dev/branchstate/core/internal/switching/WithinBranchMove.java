@@ -2,12 +2,12 @@ package dev.branchstate.core.internal.switching;
 
 import java.io.IOException;
 import java.util.List;
-import java.util.Set;
 
 import org.eclipse.jgit.lib.Repository;
 
 import dev.branchstate.core.StateInfo;
 import dev.branchstate.core.internal.service.ChangedPaths;
+import dev.branchstate.core.internal.service.WorkingTreeStatus;
 
 /**
  * HEAD moved within its branch, and no commit moved it: a pull, a reset, a rebase. Whether a stored state is worth
@@ -18,13 +18,13 @@ import dev.branchstate.core.internal.service.ChangedPaths;
 final class WithinBranchMove {
 
 	private final Repository repository;
-	private final Set<String> dirtyNow;
+	private final WorkingTreeStatus status;
 	/** Files that differ from what the derived data on disk was built from; MAX_VALUE when it reflects no known commit. */
 	private final int toRedoFromDisk;
 
-	private WithinBranchMove(Repository repository, Set<String> dirtyNow, int toRedoFromDisk) {
+	private WithinBranchMove(Repository repository, WorkingTreeStatus status, int toRedoFromDisk) {
 		this.repository = repository;
-		this.dirtyNow = dirtyNow;
+		this.status = status;
 		this.toRedoFromDisk = toRedoFromDisk;
 	}
 
@@ -34,10 +34,15 @@ final class WithinBranchMove {
 	 * @param derived what the derived data on disk reflects, {@code null} when unknown
 	 */
 	static WithinBranchMove measure(Repository repository, Head derived) throws IOException {
-		Set<String> dirty = ChangedPaths.dirty(repository);
+		WorkingTreeStatus status = WorkingTreeStatus.read(repository);
 		int fromDisk = derived == null ? Integer.MAX_VALUE
-				: ChangedPaths.countDiffering(repository, derived.commitId(), List.of(), dirty);
-		return new WithinBranchMove(repository, dirty, fromDisk);
+				: ChangedPaths.countDiffering(repository, derived.commitId(), List.of(), status.dirty());
+		return new WithinBranchMove(repository, status, fromDisk);
+	}
+
+	/** @return the working tree's status the move was measured with: a restore after it needs no second one */
+	WorkingTreeStatus status() {
+		return status;
 	}
 
 	/** @return whether the derived data on disk already matches the working tree (the files stayed as they were) */
@@ -47,6 +52,6 @@ final class WithinBranchMove {
 
 	/** @return whether restoring the state leaves the builders fewer files to redo than keeping the data on disk */
 	boolean lessToRedoFrom(StateInfo state) throws IOException {
-		return ChangedPaths.countDiffering(repository, state.commitId(), state.dirtyPaths(), dirtyNow) < toRedoFromDisk;
+		return ChangedPaths.countDiffering(repository, state.commitId(), state.dirtyPaths(), status.dirty()) < toRedoFromDisk;
 	}
 }

@@ -276,18 +276,23 @@ public final class BranchStatesView extends ViewPart {
 			long count = input.stream().mapToLong(n -> n.states().size()).sum();
 			banner.setImage(null);
 			String summary = NLS.bind(Messages.View_summary,
-					new Object[] { Formats.count(count), Formats.count(input.size()), Formats.size(diskUsage) });
+					new Object[] { states(count), Formats.count(input.size(), Messages.View_oneRepository, Messages.View_repositories),
+							Formats.size(diskUsage) });
 			Prefetcher.BudgetUse use = prefetchUse;
 			// prefetched states are told while they are kept; what was downloaded today while the prefetch can run
 			if (use != null && (use.states() > 0 || use.active() && use.bytesToday() > 0)) {
 				summary += NLS.bind(Messages.View_prefetchSummary,
-						new Object[] { Formats.count(use.states()), Formats.size(use.bytes()),
+						new Object[] { states(use.states()), Formats.size(use.bytes()),
 								Formats.size(use.shareBytes()), Formats.size(use.bytesToday()),
 								Formats.size(use.maxBytesPerDay()) });
 			}
 			banner.setText(summary);
 		}
 		banner.getParent().layout(true);
+	}
+
+	private static String states(long n) {
+		return Formats.count(n, Messages.View_oneState, Messages.View_states);
 	}
 
 	// --- columns ---------------------------------------------------------------------------------------------------
@@ -414,7 +419,7 @@ public final class BranchStatesView extends ViewPart {
 				return NLS.bind(Messages.View_repositoryNoStates, branch);
 			}
 			return NLS.bind(node.headHasState() ? Messages.View_repositoryHeadSaved : Messages.View_repositoryHeadNotSaved,
-					branch, Formats.count(node.states().size()));
+					branch, states(node.states().size()));
 		}
 		return ""; //$NON-NLS-1$
 	}
