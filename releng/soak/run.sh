@@ -83,7 +83,7 @@ declare -A kind_n kind_us kind_ide_n kind_ide_us kind_clean_us
 phase=step # which IDE sessions app() counts: the step's, the check's (check) or the clean reference's (clean)
 ide_n=0 ide_us=0 clean_us=0 # of the step under way
 now_us() { local t=$EPOCHREALTIME; echo $(( 10#${t/[.,]/} )); }
-announce() { step_kind=${FUNCNAME[1]#step_}; say "$step_no: $step_name"; }
+announce() { step_kind=${1:-${FUNCNAME[1]#step_}}; say "$step_no: $step_name"; } # [<kind>: the caller's by default]
 # ide_started <start µs>: one more IDE session of the step under way, started at the given time and ended now
 ide_started() { ide_n=$((ide_n + 1)); ide_us=$((ide_us + $(now_us) - $1)); }
 timing_table() {
@@ -856,16 +856,22 @@ step_stash() {
 	git -C "$repo" stash pop -q
 	expect_tree
 }
+# upstream_edit <branch> <whose>: the second clone's branch brought to the developer's (fetched from it), an edit
+# committed on top of it (sets $edit)
+upstream_edit() {
+	local here=$repo
+	git -C "$upstream" fetch -q origin
+	git -C "$upstream" checkout -q -B "$1" "origin/$1"
+	repo=$upstream; java_edit; repo=$here
+	git -C "$upstream" add -A && git -C "$upstream" commit -q -m "soak step $step_no, $2: $edit"
+}
 # a fast-forward pull of the current branch from the second clone, where an edit was committed on top of it
 step_pull() {
-	local b here=$repo
+	local b
 	b=$(current)
 	[ "$b" != HEAD ] || { step_commit; return; }
 	commit_pending
-	git -C "$upstream" fetch -q origin
-	git -C "$upstream" checkout -q -B "$b" "origin/$b"
-	repo=$upstream; java_edit; repo=$here
-	git -C "$upstream" add -A && git -C "$upstream" commit -q -m "soak step $step_no, second clone: $edit"
+	upstream_edit "$b" "second clone"
 	step_name="git pull --ff-only of $b from a second clone: $edit"
 	announce
 	git -C "$repo" pull -q --ff-only "$upstream" "$b"
@@ -915,62 +921,54 @@ git_in_progress() {
 		fi
 	done
 }
+# apply_git <operation> <step name> <arguments>...: git <operation> <arguments> (its output in the step's git log), what
+# it leaves to do resolved or aborted (git_in_progress), the step named with how it went and announced as the calling
+# step's kind
+apply_git() {
+	local op=$1 name=$2 how
+	shift 2
+	git -C "$repo" "$op" "$@" > "$logs/step-$step_no-git.log" 2>&1 || true
+	git_in_progress "$op"
+	step_name="$name ($how)"
+	announce "${FUNCNAME[1]#step_}"
+	expect_tree
+}
 # git rebase of the current branch onto another one (while the IDE runs: HEAD is detached while it replays)
 step_rebase() {
-	local b how
-	other_branch; b=$ob
-	[ -n "$b" ] && [ "$(current)" != HEAD ] || { step_new_branch; return; }
+	other_branch
+	[ -n "$ob" ] && [ "$(current)" != HEAD ] || { step_new_branch; return; }
 	commit_pending
-	git -C "$repo" rebase -q "$b" > "$logs/step-$step_no-git.log" 2>&1 || true
-	git_in_progress rebase
-	step_name="git rebase $b ($how)"
-	announce
-	expect_tree
+	apply_git rebase "git rebase $ob" -q "$ob"
 }
 # git merge of another branch: a fast-forward when it can, else a merge commit
 step_merge() {
-	local b how
-	other_branch; b=$ob
-	[ -n "$b" ] && [ "$(current)" != HEAD ] || { step_new_branch; return; }
+	other_branch
+	[ -n "$ob" ] && [ "$(current)" != HEAD ] || { step_new_branch; return; }
 	commit_pending
-	if git -C "$repo" merge-base --is-ancestor HEAD "$b"; then
-		git -C "$repo" merge -q --ff-only "$b"
-		how=fast-forward
+	if git -C "$repo" merge-base --is-ancestor HEAD "$ob"; then
+		apply_git merge "git merge $ob, a fast-forward" -q --ff-only "$ob"
 	else
-		git -C "$repo" merge -q --no-edit "$b" > "$logs/step-$step_no-git.log" 2>&1 || true
-		git_in_progress merge
-		how="a merge commit, $how"
+		apply_git merge "git merge $ob, a merge commit" -q --no-edit "$ob"
 	fi
-	step_name="git merge $b ($how)"
-	announce
-	expect_tree
 }
 # git cherry-pick of a commit of another branch that the current one lacks
 step_cherry_pick() {
-	local b cs c how
-	other_branch; b=$ob
-	[ -n "$b" ] || { step_new_branch; return; }
-	mapfile -t cs < <(git -C "$repo" rev-list --no-merges --max-count=20 "HEAD..$b")
+	local cs c
+	other_branch
+	[ -n "$ob" ] || { step_new_branch; return; }
+	mapfile -t cs < <(git -C "$repo" rev-list --no-merges --max-count=20 "HEAD..$ob")
 	[ ${#cs[@]} -gt 0 ] || { step_commit; return; }
 	commit_pending
 	c=${cs[RANDOM % ${#cs[@]}]}
-	git -C "$repo" cherry-pick "$c" > "$logs/step-$step_no-git.log" 2>&1 || true
-	git_in_progress cherry-pick
-	step_name="git cherry-pick ${c:0:10} of $b ($how)"
-	announce
-	expect_tree
+	apply_git cherry-pick "git cherry-pick ${c:0:10} of $ob" "$c"
 }
 # git revert of one of the last commits
 step_revert() {
-	local c how
+	local c
 	[ "$(git -C "$repo" rev-list --count --no-merges HEAD)" -gt 3 ] || { step_commit; return; }
 	commit_pending
 	c=$(git -C "$repo" rev-list --no-merges --max-count=3 HEAD | sed -n "$((1 + RANDOM % 3))p")
-	git -C "$repo" revert --no-edit "$c" > "$logs/step-$step_no-git.log" 2>&1 || true
-	git_in_progress revert
-	step_name="git revert ${c:0:10} ($how)"
-	announce
-	expect_tree
+	apply_git revert "git revert ${c:0:10}" --no-edit "$c"
 }
 # git bisect: start between HEAD and an older commit, a few verdicts (each checkout compared with a clean build),
 # reset
@@ -1033,14 +1031,11 @@ step_worktree() {
 # the published state when that leaves less to redo, and must refuse a tampered one (the check: equal to a clean
 # build, every local archive sound)
 step_remote() {
-	local b here=$repo out c tamper=$((RANDOM % 3 == 0)) object
+	local b out c tamper=$((RANDOM % 3 == 0)) object
 	b=$(current)
 	[ "$b" != HEAD ] || { step_commit; return; }
 	commit_pending
-	git -C "$upstream" fetch -q origin
-	git -C "$upstream" checkout -q -B "$b" "origin/$b"
-	repo=$upstream; java_edit; repo=$here
-	git -C "$upstream" add -A && git -C "$upstream" commit -q -m "soak step $step_no, CI's clone: $edit"
+	upstream_edit "$b" "CI's clone"
 	c=$(git -C "$upstream" rev-parse HEAD)
 	out=$(printf 'build\t%s\nsave\t%s\npublish\t%s\t--signing-key=%s\nexit\n' "$upstream" "$upstream" "$upstream" "$dir/keys/branchstate-signing.pem" \
 		| IDE_ARGS="-pluginCustomization $dir/ci.ini" ws=$dir/ws-ci shared_app serve 2>&1) || true
