@@ -64,8 +64,9 @@ RANDOM=$seed # bash's generator: the same seed gives the same steps (as long as 
 cd "$root"
 source releng/lib/ide.sh
 t_start=$(date +%s)
-n_published=0 n_tampered=0 n_remote_restored=0 n_remote_refused=0 # the remote step: states CI published, objects tampered
-# with, published states in the local store after the merge, tampered archives refused
+n_published=0 n_tampered=0 n_remote_restored=0 n_remote_refused=0 n_fetch_refused=0 # the remote step: states CI
+# published, objects tampered with, published states in the local store after the merge, tampered archives refused by
+# the switch or the prefetch, by the fetch asked for
 n_kills=0 n_kill_attempts=0 n_damaged=0 n_full=0 n_divergences=0 n_tracked=0 n_leftovers=0 n_refused=0 n_clean=0 n_jdt=0
 n_reference_checked=0 # clean references made both ways and found equal (--check-reference)
 n_unread=0 # damage the restore did not need: not read, the restore went on
@@ -105,8 +106,9 @@ summary() {
 	echo "   damage: $n_refused restores refused or not made, $n_unread that did not need the damaged entry (not read);" \
 		"step sessions' index dumps at exit: $n_dump_compared compared, not compared: $n_dump_killed killed, $n_dump_tree_changed tree changed since;" \
 		"the step's commands in the check's running session (its dump): $n_dump_live; no IDE command in the step: $n_dump_no_session"
-	echo "   remote: $n_published states published by CI, $n_tampered of them tampered with: $n_remote_refused refused (the log" \
-		"names the archive and its digest); of the others, $n_remote_restored in the local store after the merge (fetched by the switch or prefetched)"
+	echo "   remote: $n_published states published by CI, $n_tampered of them tampered with: $n_remote_refused refused by the" \
+		"switch or the prefetch, $n_fetch_refused by the fetch asked for (each naming the archive and its digest); of the" \
+		"others, $n_remote_restored in the local store after the merge (fetched by the switch or prefetched)"
 	echo "   IDE sessions: $n_sessions started ($n_restarts deliberate restarts, $n_kills after kills, the others after a terminal checkout while the IDE was closed or at the start)"
 	echo "   per step kind (the step and its check; ide_s: the IDE sessions' seconds but the clean reference's; other_s: Git, the driver's checks):"
 	timing_table
@@ -1061,13 +1063,22 @@ step_remote() {
 	ide await-switch "$repo" > "$logs/step-$step_no.log" \
 		|| { cat "$logs/step-$step_no.log" >&2; fail "the IDE session did not handle the merge of ci/$b itself"; }
 	if [ "$tamper" = 1 ]; then
-		# the switch (or the prefetch after the fetch) must have refused the archive, naming it and why (the workspace
-		# log: the check moves it away, so it holds this step's entries)
-		local refusal
-		refusal=$(grep -h -o "archives/$c-[0-9a-f]*\.bsa: its SHA-256 is [0-9a-f]*, the signed manifest says [0-9a-f]*: the archive was changed, refused" "$ws/.metadata/.log" 2>/dev/null | head -1 || true)
-		[ -n "$refusal" ] || fail "the tampered archive of $c was not refused: no refusal naming it in the workspace log"
-		n_remote_refused=$((n_remote_refused + 1))
-		say "   refused: ${refusal#archives/}"
+		# the switch fetches only when no local state is close enough, the prefetch only the branches it follows: when
+		# either fetched the archive, the workspace log names it and why (the check moves the log away, so it holds
+		# this step's entries); then a fetch asked for (the headless `fetch`, as CI's consumers and scripts do) must
+		# refuse it, whatever the switch did
+		local refusal='archive was changed, refused' asked=$logs/step-$step_no-fetch.log
+		if grep -q "archives/$c-.*$refusal" "$ws/.metadata/.log" 2>/dev/null; then
+			n_remote_refused=$((n_remote_refused + 1))
+			say "   refused by the switch or the prefetch (the workspace log names the archive)"
+		else
+			say "   not fetched by the switch or the prefetch (a local state was close enough)"
+		fi
+		ide fetch "$repo" "$c" > "$asked" && { cat "$asked" >&2; fail "the fetch of the tampered state of $c succeeded"; }
+		grep -q "archives/$c-[0-9a-f]*\.bsa: its SHA-256 is [0-9a-f]*, the signed manifest says [0-9a-f]*: the $refusal" "$asked" \
+			|| { cat "$asked" >&2; fail "the fetch of the tampered state of $c failed without naming the archive and why"; }
+		n_fetch_refused=$((n_fetch_refused + 1))
+		say "   the fetch asked for refused it: $(grep -o "its SHA-256 is .*" "$asked" | head -1 | cut -c1-120)"
 	elif stored_states | grep -q -x "$c"; then
 		n_remote_restored=$((n_remote_restored + 1))
 		say "   the published state of ${c:0:10} is in the local store"

@@ -65,6 +65,8 @@ final class AwaitSwitchCommand {
 				return BranchstateApplication.EXIT_PROBLEM;
 			}
 			long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(BOUND_MINUTES);
+			// right after the IDE's start (or an import) the manager may not track the repository yet
+			manager.awaitTracking(Duration.ofMinutes(BOUND_MINUTES));
 			while (true) {
 				Optional<Boolean> handled = manager.headHandled(gitDir);
 				if (handled.isEmpty()) {

@@ -235,6 +235,17 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 	}
 
 	/**
+	 * Waits until the tracking of the workspace's repositories, scheduled at start-up and whenever projects change,
+	 * has run: {@link #headHandled} knows the repository of every project then (a command sent right after an IDE's
+	 * start or an import would otherwise find none).
+	 *
+	 * @return whether it ran within the timeout
+	 */
+	public boolean awaitTracking(Duration timeout) throws InterruptedException {
+		return trackJob.join(timeout.toMillis(), null);
+	}
+
+	/**
 	 * Whether the repository's HEAD, as it is now, has been handled: no switch is pending for it. Waits while a switch
 	 * of the repository runs (its lock). Schedules nothing: a move of HEAD is found by the detection alone.
 	 *

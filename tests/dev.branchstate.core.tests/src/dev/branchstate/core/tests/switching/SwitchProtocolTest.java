@@ -299,6 +299,24 @@ class SwitchProtocolTest {
 		assertThat(JavaProjects.command(3, "await-switch", temp.toString())).isEmpty(); // (no repository there)
 	}
 
+	/**
+	 * {@code await-switch} sent right after a repository's project appears (an import, an IDE's start): the switch
+	 * manager tracks the repository in a job of its own, and the command waits for it instead of answering that no
+	 * project belongs to the repository (seen in the soak, at the first command of a session: exit 3).
+	 */
+	@Test
+	void awaitSwitchRightAfterAProjectAppearsWaitsForTheRepositoryToBeTracked() throws Exception {
+		try (GitFixture other = GitFixture.create(temp.resolve("other"), MAIN)) {
+			IProject otherProject = other.project("");
+			try {
+				assertThat(JavaProjects.command(0, "await-switch", other.workTree.toString())).contains("switch handled");
+			} finally {
+				SwitchHarness.awaitQuiet();
+				otherProject.delete(false, true, null);
+			}
+		}
+	}
+
 	@Test
 	void aCommitOnTheSameBranchIsNotASwitchAndItsBuiltDataIsSavedForTheNewCommit() throws Exception {
 		String second = repo.commit("more", files("src/a.txt", "alpha 2\n"));
