@@ -275,9 +275,9 @@ public final class BranchStatesView extends ViewPart {
 		} else {
 			long count = input.stream().mapToLong(n -> n.states().size()).sum();
 			banner.setImage(null);
+			String repositories = Formats.count(input.size(), Messages.View_oneRepository, Messages.View_repositories);
 			String summary = NLS.bind(Messages.View_summary,
-					new Object[] { states(count), Formats.count(input.size(), Messages.View_oneRepository, Messages.View_repositories),
-							Formats.size(diskUsage) });
+					new Object[] { states(count), repositories, Formats.size(diskUsage) });
 			Prefetcher.BudgetUse use = prefetchUse;
 			// prefetched states are told while they are kept; what was downloaded today while the prefetch can run
 			if (use != null && (use.states() > 0 || use.active() && use.bytesToday() > 0)) {
