@@ -100,8 +100,9 @@ public final class SoakReference {
 		int compiled = 0;
 		int units = 0;
 		boolean errors = false;
+		java.util.Set<String> broken = new java.util.HashSet<>();
 		for (Project project : buildOrder(projects)) {
-			int[] counts = compile(tree, project, projects, out, release, problems);
+			int[] counts = compile(tree, project, projects, out, release, problems, broken);
 			compiled += counts[0];
 			errors |= counts[1] != 0;
 			units += index(project, out);
@@ -222,14 +223,45 @@ public final class SoakReference {
 		}
 	}
 
-	/** Compiles one project into its output folder; adds its problems. @return files compiled, 1 when with errors */
+	/**
+	 * Compiles one project into its output folder; adds its problems. A project with a source folder missing on disk
+	 * is not built, as JDT's builder does not build it (a build path error: JavaBuilder.isWorthBuilding), and is added
+	 * to {@code broken}. @return files compiled, 1 when with errors
+	 */
 	private static int[] compile(Path tree, Project project, Map<String, Project> projects, Path out, String release,
-			List<String> problems) throws Exception {
+			List<String> problems, java.util.Set<String> broken) throws Exception {
 		Path bin = project.output();
 		Files.createDirectories(bin);
 		java.util.Set<Path> classpath = new java.util.LinkedHashSet<>(project.libraries());
 		for (String name : project.required()) {
 			visibleOf(projects.get(name), projects, classpath);
+		}
+		String folder = tree.relativize(project.dir()).toString();
+		folder = folder.isEmpty() ? "." : folder;
+		for (Project other : projects.values()) {
+			if (broken.contains(other.name()) && classpath.contains(other.output())) {
+				// JDT: "The project cannot be built until its prerequisite ... is built", for the first of them in an
+				// order the soak does not model; its edits never break a project that another reads
+				throw new IOException(project.name() + " reads " + other.name()
+						+ ", whose build path is broken: not modelled by the soak's reference");
+			}
+		}
+		List<String> missing = project.sources().stream().filter(s -> !Files.isDirectory(project.dir().resolve(s)))
+				.toList();
+		if (!missing.isEmpty()) {
+			// JDT's classpath validation (a marker per missing source folder) and its builder's refusal to build
+			for (String source : missing) {
+				problems.add(folder + ":-1 error id=964 org.eclipse.jdt.core.buildpath_problem Project '" + project.name()
+						+ "' is missing required source folder: '" + source + "'");
+			}
+			problems.add(folder + ":-1 error id=-1 org.eclipse.jdt.core.problem The project cannot be built until build"
+					+ " path errors are resolved");
+			if (!explicitEncoding(project.dir())) {
+				problems.add(folder + ":-1 warning id=-1 org.eclipse.core.resources.noExplicitEncoding Project '"
+						+ project.name() + "' has no explicit encoding set");
+			}
+			broken.add(project.name());
+			return new int[] { 0, 1 };
 		}
 
 		// the options: JavaCore's defaults (the platform not running: its defaults without preferences), the JRE's
@@ -262,16 +294,13 @@ public final class SoakReference {
 		}
 		List<Path> javaFiles = new ArrayList<>();
 		for (String source : project.sources()) {
-			Path folder = project.dir().resolve(source);
-			if (!Files.isDirectory(folder)) {
-				continue; // (JDT: a build path error, which the soak does not make)
-			}
-			try (Stream<Path> files = Files.walk(folder)) {
+			Path sourceFolder = project.dir().resolve(source);
+			try (Stream<Path> files = Files.walk(sourceFolder)) {
 				for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
 					if (f.toString().endsWith(".java")) {
 						javaFiles.add(f);
 					} else if (!f.toString().endsWith(".launch")) { // JDT's default resource copy exclusion filter
-						Path to = bin.resolve(folder.relativize(f).toString());
+						Path to = bin.resolve(sourceFolder.relativize(f).toString());
 						Files.createDirectories(to.getParent());
 						Files.copy(f, to, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
 					}
@@ -308,8 +337,7 @@ public final class SoakReference {
 			}
 		}
 		if (!explicitEncoding(project.dir())) {
-			String folder = tree.relativize(project.dir()).toString();
-			problems.add((folder.isEmpty() ? "." : folder) + ":-1 warning id=-1 org.eclipse.core.resources.noExplicitEncoding Project '"
+			problems.add(folder + ":-1 warning id=-1 org.eclipse.core.resources.noExplicitEncoding Project '"
 					+ project.name() + "' has no explicit encoding set");
 		}
 		return new int[] { javaFiles.size(), compiled ? 0 : 1 };

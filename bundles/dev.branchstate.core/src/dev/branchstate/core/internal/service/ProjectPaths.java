@@ -13,6 +13,7 @@ import java.util.TreeSet;
 import java.util.function.Function;
 
 import org.eclipse.core.resources.IProject;
+import org.eclipse.core.resources.IProjectDescription;
 import org.eclipse.core.runtime.IPath;
 import org.eclipse.jgit.lib.Repository;
 
@@ -26,6 +27,17 @@ import dev.branchstate.core.internal.contributors.DerivedResourcesContributor;
 public final class ProjectPaths {
 
 	private ProjectPaths() {
+	}
+
+	/**
+	 * @return whether the project's description (.project) is on disk. A checkout to a branch without the project
+	 *         deletes its folder and leaves it open in the workspace with no description; it is then no project of its
+	 *         repository for Branchstate (not refreshed, saved or restored: core.resources' refresh of it fails) until
+	 *         a checkout brings it back, and left to the IDE and the user, as without Branchstate.
+	 */
+	public static boolean descriptionOnDisk(IProject project) {
+		IPath location = project.getLocation();
+		return location != null && location.append(IProjectDescription.DESCRIPTION_FILE_NAME).toFile().isFile();
 	}
 
 	/**

@@ -226,12 +226,15 @@ public final class StateService implements IStateService {
 		return Optional.ofNullable(builder.getGitDir()).map(StateStore::canonical);
 	}
 
-	/** @return the open projects of the workspace that belong to the repository (not to a nested one) */
+	/**
+	 * @return the open projects of the workspace that belong to the repository (not to a nested one), but those whose
+	 *         folder a checkout removed ({@link ProjectPaths#descriptionOnDisk})
+	 */
 	public List<IProject> projectsOf(File gitDir) {
 		File key = StateStore.canonical(gitDir);
 		List<IProject> result = new ArrayList<>();
 		for (IProject p : workspace.getRoot().getProjects()) {
-			if (p.isOpen() && repositoryOf(p).filter(key::equals).isPresent()) {
+			if (p.isOpen() && ProjectPaths.descriptionOnDisk(p) && repositoryOf(p).filter(key::equals).isPresent()) {
 				result.add(p);
 			}
 		}

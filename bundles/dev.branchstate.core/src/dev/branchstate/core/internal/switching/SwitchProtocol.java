@@ -78,7 +78,7 @@ public final class SwitchProtocol {
 		boolean withinBranch = !before.detached() && Objects.equals(before.branch(), target.branch());
 		String withinBranchMessage = Messages.bind(Messages.Switch_withinBranch,
 				new Object[] { name, target.branch(), before.shortId(), target.shortId() });
-		List<IProject> projects = repository.projects;
+		List<IProject> projects = repository.projectsOnDisk();
 		boolean byCommit = withinBranch && madeByCommit(repository);
 		if (withinBranch && (byCommit || !autoSwitch(projects))) {
 			// A commit leaves the working tree as it was: derived data that followed it (the builders ran on it)
@@ -221,7 +221,7 @@ public final class SwitchProtocol {
 				|| !before.detached() && Objects.equals(before.branch(), target.branch())) {
 			return;
 		}
-		List<IProject> projects = repository.projects;
+		List<IProject> projects = repository.projectsOnDisk();
 		if (disk.savedAheadFor(target) || !autoSwitch(projects)) {
 			return;
 		}

@@ -7,6 +7,8 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.eclipse.core.resources.IProject;
 import org.eclipse.jgit.lib.Repository;
 
+import dev.branchstate.core.internal.service.ProjectPaths;
+
 /**
  * A Git repository that holds projects of the workspace, with what the switch protocol knows about its derived data
  * ({@link #disk}). That is read and written under {@link #lock} (by the switch job, the PRE_BUILD check, the build
@@ -61,5 +63,13 @@ final class TrackedRepository implements AutoCloseable {
 		} finally {
 			lock.unlock();
 		}
+	}
+
+	/**
+	 * @return the repository's projects whose description is on disk: not those whose folder a checkout to a branch
+	 *         without them deleted ({@link ProjectPaths#descriptionOnDisk})
+	 */
+	List<IProject> projectsOnDisk() {
+		return projects.stream().filter(ProjectPaths::descriptionOnDisk).toList();
 	}
 }

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -38,6 +39,7 @@ import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateEvent.Kind;
 import dev.branchstate.core.StateInfo;
 import dev.branchstate.core.internal.app.SwitchCommand;
+import dev.branchstate.core.internal.service.StateService;
 
 /**
  * The switch protocol end to end on a real workspace: a repository with branches main (A) and B, a project on its
@@ -313,6 +315,54 @@ class SwitchProtocolTest {
 			} finally {
 				SwitchHarness.awaitQuiet();
 				otherProject.delete(false, true, null);
+			}
+		}
+	}
+
+	/**
+	 * A branch without one of the repository's projects: a terminal checkout deletes that project's folder (its
+	 * .project, tracked, with it) under the running IDE. The switches handle the other project as usual — to the
+	 * branch, back, and to the branch again, restoring its stored state — and leave the removed one alone: it is not
+	 * one of the repository's projects while its description is gone (core.resources' refresh of it throws "The
+	 * project description file (.project) for 'x' is missing"), nothing of it is refreshed, saved or restored.
+	 */
+	@Test
+	void aCheckoutThatRemovesAProjectSwitchesTheOtherProjectsAndLeavesTheRemovedOneAlone() throws Exception {
+		try (GitFixture two = GitFixture.create(temp.resolve("two-projects"),
+				files("one/src/a.txt", "alpha\n", "two/src/b.txt", "bravo\nERROR in b\n"))) {
+			IProject one = two.project("one");
+			IProject removed = two.project("two");
+			try {
+				two.cli("add", "-f", "one/.project", "two/.project");
+				two.cli("-c", "user.name=test", "-c", "user.email=test@branchstate.invalid", "commit", "-q", "-m",
+						"projects");
+				SwitchHarness.awaitQuiet();
+				two.git.branchCreate().setName("without-two").call();
+				String withoutTwo = two.commitOnBranchElsewhere("without-two",
+						files("two/.project", null, "two/src/b.txt", null, "one/src/a.txt", "alpha without two\n"));
+				harness.takeEvents(two.gitDir());
+
+				List<StateEvent> events = new ArrayList<>();
+				for (String branch : List.of("without-two", "main", "without-two")) {
+					RecordingBuilder.reset(one);
+					two.cli("checkout", "-q", branch);
+					SwitchHarness.awaitQuiet();
+					one.refreshLocal(IResource.DEPTH_INFINITE, null); // (the IDE's refresh after a terminal checkout)
+					if (removed.getLocation().append(".project").toFile().isFile()) {
+						removed.refreshLocal(IResource.DEPTH_INFINITE, null);
+					}
+					SwitchHarness.awaitQuiet();
+					events.addAll(harness.takeEvents(two.gitDir()));
+				}
+				assertThat(events).as("the switches' events: %s", events).noneMatch(e -> e.kind() == Kind.FAILED)
+						.anyMatch(e -> e.kind() == Kind.RESTORED && e.commitId().equals(withoutTwo));
+				assertThat(RecordingBuilder.record(one)).as("what the builder redid after the last restore").isEmpty();
+				assertThat(two.workTree.resolve("two/.project")).as("the removed project's description").doesNotExist();
+				assertThat(((StateService) harness.service).projectsOf(two.gitDir())).containsExactly(one);
+			} finally {
+				SwitchHarness.awaitQuiet();
+				removed.delete(false, true, null);
+				one.delete(false, true, null);
 			}
 		}
 	}
