@@ -34,7 +34,7 @@
 # (the store is a 256 MB tmpfs the driver mounts; the step fills it up to a few hundred kB first: needs root).
 # Invariants per step: Git's view of the work tree is exactly the driver's own edits (no tracked file written by
 # Branchstate), verify finds every archive sound (except the one the driver damaged), the archives fit the disk
-# budget (4 MiB: about four states, so saves evict all along), no file under the store's
+# budget (4 MiB: about three states of the three projects, so saves evict all along), no file under the store's
 # states/ that the catalog does not name once the IDE sessions are over (after a kill: once it started again).
 set -euo pipefail
 main() {
@@ -194,7 +194,7 @@ fi
 ws=$dir/workspace
 restores=$ws/.metadata/.plugins/dev.branchstate.core/restores # the records of the restores writing (RestoreJournal)
 auto=on
-budget_mb=4 # about four states of this project: saves evict states all along
+budget_mb=4 # about three states of the three projects (1.3 MB each): saves evict states all along
 # Both workspaces: JDT Launching's search for other JVMs at start-up off. While it re-resolves the JRE container, a
 # build that runs at the same time can fail in JDT's compiler (an NPE: module java.base not found, "Bug 529367"):
 # seen twice at seed 11, step 1, in the Branchstate workspace, a race inside JDT that a clean workspace can meet too.
