@@ -571,8 +571,9 @@ expect_tree() { expected_porcelain=$(porcelain); expected_print=$(fingerprint); 
 # `git clean -fdx`, leaves `src/` empty; a checkout then deletes it), so the clean reference's tree has them too
 empty_dirs() { (cd "$repo" && find . -path ./.git -prune -o -type d -empty -not -name bin -not -path '*/bin/*' -print | sort); }
 clean_build() {
-	local key
-	key=$(fingerprint)-$(empty_dirs | sha1sum | cut -c1-8)
+	local key empties
+	empties=$(empty_dirs)
+	key=$(fingerprint)-$(sha1sum <<<"$empties" | cut -c1-8)
 	clean=$dir/clean/$key
 	[ -f "$clean/problems.txt" ] && return 0
 	n_clean=$((n_clean + 1))
@@ -583,7 +584,7 @@ clean_build() {
 	mkdir -p "$clean/tree"
 	(cd "$repo" && git ls-files -z -co --exclude-standard | xargs -0 -r sh -c 'for f; do [ ! -e "$f" ] || printf "%s\0" "$f"; done' _ \
 		| tar --null -T - -cf -) | tar -xf - -C "$clean/tree"
-	empty_dirs | (cd "$clean/tree" && xargs -r mkdir -p)
+	(cd "$clean/tree" && xargs -r mkdir -p <<<"$empties")
 	case $reference in
 	batch) batch_reference "$clean" ;;
 	ide) ide_reference "$clean" ;;
@@ -591,7 +592,7 @@ clean_build() {
 		ide_reference "$clean"
 		rm -rf "$clean.batch" && mkdir -p "$clean.batch/tree"
 		(cd "$clean/tree" && git ls-files -z | tar --null -T - -cf -) | tar -xf - -C "$clean.batch/tree"
-		empty_dirs | (cd "$clean.batch/tree" && xargs -r mkdir -p)
+		(cd "$clean.batch/tree" && xargs -r mkdir -p <<<"$empties")
 		batch_reference "$clean.batch"
 		local d
 		d=$( { diff <(manifest "$clean/tree") <(manifest "$clean.batch/tree") || true; diff "$clean/problems.txt" "$clean.batch/problems.txt" || true
