@@ -12,6 +12,74 @@
 #
 # --require-each: fail unless the run killed the IDE, damaged an archive and filled the disk at least once each (the
 # short run of the test command, tests/dev.branchstate.soak); the last steps of the run are the kinds still missing.
+# A branch that adds a whole project, and checkouts into it and out of it (issue 34). soak-extra reads soak-api (its
+# constant inlined, its method: the API rename breaks it too). Into such a branch: the checkout, then File > Import >
+# Existing Projects as a user does (the check's sync_projects, for any step that brings the project). Out of it: the
+# checkout, after which Branchstate's switch takes the project out of the workspace (as EGit does after its checkouts;
+# left in it, core.resources would write its .project back into the work tree), its git-ignored bin/ left on disk. When
+# no branch has the project: a new branch that adds it; when every branch has it: a commit that removes it.
+extra=soak-extra
+extra_project() { # writes the project soak-extra into the work tree
+	mkdir -p "$repo/$extra/src/soak/extra"
+	java_project "$repo/$extra" $extra
+	cat > "$repo/$extra/.classpath" <<-'EOC'
+	<?xml version="1.0" encoding="UTF-8"?>
+	<classpath>
+		<classpathentry kind="src" path="src"/>
+		<classpathentry kind="con" path="org.eclipse.jdt.launching.JRE_CONTAINER"/>
+		<classpathentry combineaccessrules="false" kind="src" path="/soak-api"/>
+		<classpathentry kind="output" path="bin"/>
+	</classpath>
+	EOC
+	printf 'package soak.extra;\n\nimport soak.api.Api;\n\n/** A project that some branches add: reads soak-api. */\npublic final class Extra {\n    static final int TWICE = Api.LEVEL * 2;\n    static String name() { return Api.name(); }\n}\n' \
+		> "$repo/$extra/src/soak/extra/Extra.java"
+}
+step_project() {
+	local b x with=() without=() how
+	commit_pending
+	for x in $(branches); do
+		[ "$x" != "$(current)" ] || continue
+		if git -C "$repo" cat-file -e "$x:$extra/.project" 2>/dev/null; then with+=("$x"); else without+=("$x"); fi
+	done
+	if [ -f "$repo/$extra/.project" ]; then
+		if [ ${#without[@]} = 0 ]; then
+			step_name="a commit that removes the project $extra (git rm -r)"
+			announce
+			git -C "$repo" rm -q -r "$extra"
+			git -C "$repo" commit -q -m "soak step $step_no: remove the project $extra"
+			n_projects_removed=$((n_projects_removed + 1))
+			expect_tree
+			return
+		fi
+		b=${without[RANDOM % ${#without[@]}]}
+		n_projects_removed=$((n_projects_removed + 1))
+		how="without the project $extra"
+	elif [ ${#with[@]} = 0 ]; then
+		step_name="new branch extra-$step_no that adds the project $extra"
+		announce
+		git -C "$repo" checkout -q -b "extra-$step_no"
+		extra_project
+		git -C "$repo" add -A && git -C "$repo" commit -q -m "soak step $step_no: add the project $extra"
+		expect_tree
+		return
+	else
+		b=${with[RANDOM % ${#with[@]}]}
+		how="with the project $extra"
+	fi
+	if [ $((RANDOM % 2)) = 0 ]; then
+		step_name="in-IDE checkout of $b, $how (automatic switching $auto)"
+		announce
+		ide switch "$repo" "$b" "$(switch_args)" > "$logs/step-$step_no.log" || say "   the switch command exited with $?"
+		[ "$(current)" = "$b" ] || { cat "$logs/step-$step_no.log" >&2; fail "the checkout of $b did not happen"; }
+	else
+		step_name="terminal checkout of $b, $how (automatic switching $auto)"
+		announce
+		git -C "$repo" checkout -q "$b"
+		[ -z "$session_pid" ] || ide await-switch "$repo" > "$logs/step-$step_no.log" \
+			|| { cat "$logs/step-$step_no.log" >&2; fail "the running IDE session did not handle the terminal checkout of $b itself"; }
+	fi
+	expect_tree
+}
 # --each-kind: the first steps take every step kind once and the first edits every kind of edit once (the test
 # command's runs). --kinds: only these step kinds (a replay, a run aimed at some kinds).
 #
@@ -67,7 +135,7 @@ t_start=$(date +%s)
 n_published=0 n_tampered=0 n_remote_restored=0 n_remote_refused=0 n_fetch_refused=0 # the remote step: states CI
 # published, objects tampered with, published states in the local store after the merge, tampered archives refused by
 # the switch or the prefetch, by the fetch asked for
-n_kills=0 n_kill_attempts=0 n_damaged=0 n_full=0 n_divergences=0 n_tracked=0 n_leftovers=0 n_refused=0 n_clean=0 n_jdt=0 n_unbuilt=0
+n_kills=0 n_kill_attempts=0 n_damaged=0 n_full=0 n_divergences=0 n_tracked=0 n_leftovers=0 n_refused=0 n_clean=0 n_jdt=0 n_unbuilt=0 n_imports=0 n_projects_removed=0
 n_reference_checked=0 # clean references made both ways and found equal (--check-reference)
 n_unread=0 # damage the restore did not need: not read, the restore went on
 # the Java index's dumps of the steps' last sessions: compared, or not compared and why
@@ -102,7 +170,7 @@ summary() {
 	echo
 	echo "== soak seed=$seed steps=$step_no/$steps kills=$n_kills (of $n_kill_attempts attempts) damaged=$n_damaged" \
 		"(refused restores $n_refused) full_disks=$n_full divergences=$n_divergences tracked_written=$n_tracked" \
-		"leftovers=$n_leftovers clean_builds=$n_clean ($reference, $n_reference_checked checked equal to an IDE clean build) jdt_failures=$n_jdt unbuildable_checks=$n_unbuilt wall=$(( $(date +%s) - t_start ))s"
+		"leftovers=$n_leftovers clean_builds=$n_clean ($reference, $n_reference_checked checked equal to an IDE clean build) jdt_failures=$n_jdt unbuildable_checks=$n_unbuilt project_imports=$n_imports projects_removed_by_switches=$n_projects_removed wall=$(( $(date +%s) - t_start ))s"
 	echo "   damage: $n_refused restores refused or not made, $n_unread that did not need the damaged entry (not read);" \
 		"step sessions' index dumps at exit: $n_dump_compared compared, not compared: $n_dump_killed killed, $n_dump_tree_changed tree changed since;" \
 		"the step's commands in the check's running session (its dump): $n_dump_live; no IDE command in the step: $n_dump_no_session"
@@ -634,9 +702,12 @@ ide_reference() {
 	rm -rf "$dir/ws-clean" "$dir/store-clean"
 }
 
-manifest() { # <folder>: "<sha1>  <relative path>" of every file in an output folder (bin/) under it, sorted
+manifest() { # <folder>: "<sha1>  <relative path>" of every file in the output folder (bin/) of a project under it (a
+	# folder with a .project: the git-ignored bin/ that a checkout leaves of a project it removed is no project's), sorted
 	[ -d "$1" ] || return 0
-	(cd "$1" && find . -path ./.git -prune -o -type f -path '*/bin/*' -print0 | sort -z | xargs -0 -r sha1sum)
+	(cd "$1" && find . -path ./.git -prune -o -type f -path '*/bin/*' -print0 | sort -z | xargs -0 -r sha1sum) \
+		| awk -v root="$1" '{ p = substr($0, 43); d = substr(p, 1, index(p, "/bin/") - 1); f = root "/" d "/.project"
+			if ((getline line < f) >= 0) { print; close(f) } }'
 }
 
 # unbuildable <problems.txt>: the project folders whose build JDT refuses there ("The project cannot be built until
@@ -652,6 +723,21 @@ unbuildable() {
 # with "The project was not built since its build path is incomplete". The workspace log tells.
 jdt_failed() {
 	grep -q -F 'IModule.isAutomatic()" because "module" is null' "$ws/.metadata/.log" 2>/dev/null
+}
+
+# sync_projects: File > Import > Existing Projects, as a user does when a step brought a project the workspace lacks
+# (the headless import; after the check's build, so that the switch has run). Branchstate's switch takes a project
+# whose .project a checkout removed out of the workspace itself (as EGit does): one the import still has to remove is
+# a failure. Returns 0 when it imported or opened a project (the check builds again).
+sync_projects() {
+	ide import "$repo" > "$logs/import-$step_no.log" || { cat "$logs/import-$step_no.log" >&2; fail "the import command failed"; }
+	if grep -q '^removed ' "$logs/import-$step_no.log"; then
+		cat "$logs/import-$step_no.log" >&2
+		fail "a project whose .project the checkout removed was still in the workspace after the switch"
+	fi
+	grep -q -E '^imported ([1-9]|.*opened [1-9])' "$logs/import-$step_no.log" || return 1
+	n_imports=$((n_imports + 1))
+	say "   imported as a user does: $(grep '^project ' "$logs/import-$step_no.log" | awk '{print $2}' | paste -sd' ') ($(tail -1 "$logs/import-$step_no.log"))"
 }
 
 # check: once the IDE is idle and built, the derived data equals a clean build; the invariants hold.
@@ -673,6 +759,9 @@ check() {
 		n_dump_no_session=$((n_dump_no_session + 1)) # (Git work only: the check's commands are the first after it)
 	fi
 	ide build "$repo" --problems > "$log" || { cat "$log" >&2; fail "the build command failed"; }
+	if sync_projects; then
+		ide build "$repo" --problems > "$log" || { cat "$log" >&2; fail "the build command failed"; }
+	fi
 	if jdt_failed; then
 		# not Branchstate's, and what a user meets then is JDT's error marker: they clean the project. The step is not
 		# compared (counted as jdt_failures); Branchstate must not have saved what the failed build left (the next
@@ -703,8 +792,8 @@ check() {
 	# a project whose build path is broken in this tree (a source folder missing): JDT does not build it, and its
 	# aborted build leaves the output folder as it was (a control workspace without Branchstate keeps the same class
 	# files; step 278 of seed 11). That output is JDT's, not Branchstate's (Branchstate leaves such a project to its
-	# builders): not compared, its markers are. Once its build path is whole again JDT builds it in full (its classpath
-	# changed), and the check compares it again
+	# builders): not compared, its markers are. Once its build path is whole again JDT builds it in full (the aborted
+	# build cleared its last state: JavaBuilder.build), and the check compares it again
 	local unbuilt unbuilt_re
 	unbuilt=$(unbuildable "$clean/problems.txt")
 	unbuilt_re='^$'
@@ -1066,7 +1155,8 @@ step_remote() {
 	commit_pending
 	upstream_edit "$b" "CI's clone"
 	c=$(git -C "$upstream" rev-parse HEAD)
-	out=$(printf 'build\t%s\nsave\t%s\npublish\t%s\t--signing-key=%s\nexit\n' "$upstream" "$upstream" "$upstream" "$dir/keys/branchstate-signing.pem" \
+	# (CI imports the projects of the tree first: a branch may add or remove one)
+	out=$(printf 'import\t%s\nbuild\t%s\nsave\t%s\npublish\t%s\t--signing-key=%s\nexit\n' "$upstream" "$upstream" "$upstream" "$upstream" "$dir/keys/branchstate-signing.pem" \
 		| IDE_ARGS="-pluginCustomization $dir/ci.ini" ws=$dir/ws-ci shared_app serve 2>&1) || true
 	echo "$out" > "$logs/step-$step_no-ci.log"
 	grep -q "^published $c " <<<"$out" || { tail -20 <<<"$out" >&2; fail "CI did not publish the state of $c"; }
@@ -1372,7 +1462,7 @@ say "0: initial build"
 check
 weights=(ide_checkout ide_checkout ide_checkout terminal_checkout terminal_checkout terminal_checkout new_branch new_branch
 	commit commit commit commit uncommitted uncommitted reset stash pull save save restore_older delete damage damage kill
-	kill kill toggle full_disk full_disk rebase merge cherry_pick revert bisect clean worktree remote)
+	kill kill toggle full_disk full_disk rebase merge cherry_pick revert bisect clean worktree remote project)
 if [ -n "$only_kinds" ]; then # --kinds: only these (a step may still fall back on another kind when it cannot run)
 	IFS=, read -r -a weights <<<"$only_kinds"
 	for kind in "${weights[@]}"; do declare -F "step_$kind" > /dev/null || { echo "soak: no step kind $kind" >&2; exit 2; }; done
@@ -1399,8 +1489,8 @@ damage_possible() {
 first_kinds=()
 # (with --kinds: every kind of edit first only)
 [ $each_kind = 0 ] || [ -n "$only_kinds" ] || first_kinds=(new_branch commit commit commit commit ide_checkout commit save uncommitted stash terminal_checkout
-	commit reset pull remote cherry_pick restore_older revert rebase merge bisect worktree clean toggle damage delete kill toggle
-	full_disk)
+	commit reset pull remote cherry_pick restore_older revert rebase merge bisect worktree clean project project toggle damage
+	delete kill toggle full_disk)
 for ((step_no = 1; step_no <= steps; step_no++)); do
 	damaged=
 	kind=${first_kinds[step_no - 1]:-}

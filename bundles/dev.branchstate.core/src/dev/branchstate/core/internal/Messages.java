@@ -88,6 +88,7 @@ public final class Messages extends NLS {
 	public static String Switch_alreadyOnDisk;
 	public static String Switch_withinBranch;
 	public static String Switch_autoSwitchOff;
+	public static String Switch_projectRemoved;
 	public static String Switch_notSavedDetached;
 	public static String Switch_notSavedPattern;
 	public static String Switch_notSavedUnknown;

@@ -213,6 +213,54 @@ class ApplicationTest {
 		}
 	}
 
+	/**
+	 * {@code import} brings the workspace's projects in line with the work tree: a project whose .project is gone (a
+	 * checkout to a branch without it) leaves the workspace, its other files stay on disk; when the description is back,
+	 * the project is imported again.
+	 */
+	@Test
+	void importRemovesAProjectWhoseDescriptionIsGoneAndImportsItAgainWhenItIsBack() throws Exception {
+		Path other = Files.createDirectories(temp.resolve("tworepo"));
+		String description = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<projectDescription><name>%s</name><comment>"
+				+ "</comment><projects></projects><buildSpec></buildSpec><natures></natures></projectDescription>\n";
+		for (String name : List.of("apptest-kept", "apptest-gone")) {
+			Files.createDirectories(other.resolve(name));
+			Files.writeString(other.resolve(name).resolve(".project"), description.formatted(name));
+			Files.writeString(other.resolve(name).resolve("file.txt"), name);
+		}
+		try (org.eclipse.jgit.api.Git git = org.eclipse.jgit.api.Git.init().setDirectory(other.toFile()).call()) {
+			git.add().addFilepattern(".").call();
+			git.commit().setMessage("c").setAuthor("t", "t@example.org").setCommitter("t", "t@example.org").call();
+		}
+		IProject kept = Fixtures.workspace().getRoot().getProject("apptest-kept");
+		IProject gone = Fixtures.workspace().getRoot().getProject("apptest-gone");
+		try {
+			assertThat(run("import", other.toString())).isEqualTo(IApplication.EXIT_OK);
+			assertThat(kept.isOpen()).isTrue();
+			assertThat(gone.isOpen()).isTrue();
+			Path goneDescription = other.resolve("apptest-gone/.project");
+			Files.delete(goneDescription);
+
+			assertThat(run("import", other.toString())).isEqualTo(IApplication.EXIT_OK);
+			assertThat(out).contains("removed apptest-gone ", "imported 0 project(s)");
+			assertThat(gone.exists()).as("the project whose description is gone").isFalse();
+			assertThat(kept.isOpen()).isTrue();
+			assertThat(other.resolve("apptest-gone/file.txt")).as("its other files").hasContent("apptest-gone");
+			Fixtures.workspace().save(true, null);
+			assertThat(goneDescription).as("its description, after a save of the workspace").doesNotExist();
+
+			Files.writeString(goneDescription, description.formatted("apptest-gone"));
+			assertThat(run("import", other.toString())).isEqualTo(IApplication.EXIT_OK);
+			assertThat(gone.isOpen()).as("the project imported again").isTrue();
+		} finally {
+			for (IProject p : List.of(kept, gone)) {
+				if (p.exists()) {
+					p.delete(IResource.NEVER_DELETE_PROJECT_CONTENT | IResource.FORCE, null);
+				}
+			}
+		}
+	}
+
 	/** A job still writing derived data when {@code save} is called (an indexer after a refresh, say). */
 	@Test
 	void saveWaitsUntilTheBackgroundJobsAreDone() throws Exception {

@@ -10,6 +10,7 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -43,6 +44,7 @@ import dev.branchstate.core.IStateService;
 import dev.branchstate.core.RestoreResult;
 import dev.branchstate.core.StateInfo;
 import dev.branchstate.core.internal.service.ProjectPaths;
+import dev.branchstate.core.internal.service.RemovedProjects;
 import dev.branchstate.core.internal.service.StateService;
 import dev.branchstate.core.internal.switching.SaveAheadJob;
 import dev.branchstate.core.internal.store.StateStore;
@@ -183,9 +185,16 @@ final class Commands {
 			descriptions.add(description);
 			locations.add(dir);
 		}
+		// the work tree's projects whose description a checkout removed leave the workspace (as a switch does)
+		Map<IProject, IPath> gone = new LinkedHashMap<>();
+		RemovedProjects.in(workTree).forEach(p -> gone.put(p, p.getLocation()));
+		for (IProject project : RemovedProjects.removeFromWorkspace(List.copyOf(gone.keySet()), monitor)) {
+			out.println("removed " + project.getName() + " " + gone.get(project)); //$NON-NLS-1$ //$NON-NLS-2$
+		}
 		// all of them in one workspace operation, as the Existing Projects import wizard does: builders and JDT see
 		// one change with every project, so no classpath is checked while a project it reads is still missing
 		int[] imported = { 0 };
+		int[] opened = { 0 };
 		workspace.run(m -> {
 			SubMonitor sub = SubMonitor.convert(m, descriptions.size() * 2);
 			for (IProjectDescription description : descriptions) {
@@ -196,14 +205,20 @@ final class Commands {
 				}
 			}
 			for (IProjectDescription description : descriptions) {
-				workspace.getRoot().getProject(description.getName()).open(sub.split(1));
+				IProject project = workspace.getRoot().getProject(description.getName());
+				if (!project.isOpen()) {
+					project.open(sub.split(1));
+					opened[0]++;
+				}
 			}
 		}, workspace.getRoot(), IWorkspace.AVOID_UPDATE, monitor);
 		for (int i = 0; i < descriptions.size(); i++) {
 			out.println("project " + descriptions.get(i).getName() + " " + locations.get(i)); //$NON-NLS-1$ //$NON-NLS-2$
 		}
-		workspace.save(true, monitor);
-		out.println("imported " + imported[0] + " project(s)"); //$NON-NLS-1$ //$NON-NLS-2$
+		if (opened[0] > 0 || !gone.isEmpty()) { // (a save of the workspace as it was changes nothing)
+			workspace.save(true, monitor);
+		}
+		out.println("imported " + imported[0] + " project(s), opened " + opened[0]); //$NON-NLS-1$ //$NON-NLS-2$
 		return IApplication.EXIT_OK;
 	}
 

@@ -32,8 +32,8 @@ public final class ProjectPaths {
 	/**
 	 * @return whether the project's description (.project) is on disk. A checkout to a branch without the project
 	 *         deletes its folder and leaves it open in the workspace with no description; it is then no project of its
-	 *         repository for Branchstate (not refreshed, saved or restored: core.resources' refresh of it fails) until
-	 *         a checkout brings it back, and left to the IDE and the user, as without Branchstate.
+	 *         repository for Branchstate (not refreshed, saved or restored: core.resources' refresh of it fails), and
+	 *         the switch takes it out of the workspace ({@link RemovedProjects}).
 	 */
 	public static boolean descriptionOnDisk(IProject project) {
 		IPath location = project.getLocation();

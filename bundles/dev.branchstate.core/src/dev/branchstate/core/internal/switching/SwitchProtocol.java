@@ -1,5 +1,6 @@
 package dev.branchstate.core.internal.switching;
 
+import java.io.File;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,6 +37,7 @@ import dev.branchstate.core.internal.Messages;
 import dev.branchstate.core.internal.Log;
 import dev.branchstate.core.internal.remote.RemoteConfiguration;
 import dev.branchstate.core.internal.service.RemoteService;
+import dev.branchstate.core.internal.service.RemovedProjects;
 import dev.branchstate.core.internal.service.StateService;
 import dev.branchstate.core.internal.service.WorkingTreeStatus;
 
@@ -78,6 +80,8 @@ public final class SwitchProtocol {
 		boolean withinBranch = !before.detached() && Objects.equals(before.branch(), target.branch());
 		String withinBranchMessage = Messages.bind(Messages.Switch_withinBranch,
 				new Object[] { name, target.branch(), before.shortId(), target.shortId() });
+		// (with automatic switching off too: what it protects is the work tree, not the derived data)
+		removeProjectsGone(repository, monitor);
 		List<IProject> projects = repository.projectsOnDisk();
 		boolean byCommit = withinBranch && madeByCommit(repository);
 		if (withinBranch && (byCommit || !autoSwitch(projects))) {
@@ -280,6 +284,30 @@ public final class SwitchProtocol {
 			throw e;
 		}
 		repository.disk.saved(head);
+	}
+
+	/**
+	 * Takes the repository's projects whose description a checkout removed out of the workspace, before anything saves
+	 * the workspace (see {@link RemovedProjects}: left in it, core.resources writes a description back into the work
+	 * tree). Run at every switch and by the tracking of the repositories (at start-up, where core.resources has closed
+	 * such a project instead: a checkout while the IDE was closed). A failure leaves them in the workspace, as without
+	 * Branchstate.
+	 */
+	static void removeProjectsGone(TrackedRepository repository, IProgressMonitor monitor) {
+		File workTree = repository.git.isBare() ? null : repository.git.getWorkTree();
+		if (workTree == null) {
+			return;
+		}
+		List<IProject> removed;
+		try {
+			removed = RemovedProjects.removeFromWorkspace(RemovedProjects.in(workTree.toPath()), monitor);
+		} catch (CoreException e) {
+			Log.log(e.getStatus());
+			return;
+		}
+		for (IProject project : removed) {
+			Log.info(Messages.bind(Messages.Switch_projectRemoved, project.getName(), repository.displayName()));
+		}
 	}
 
 	private void skipped(TrackedRepository repository, Head target, long start, String message) {

@@ -18,10 +18,13 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.eclipse.core.resources.IProject;
+import org.eclipse.core.resources.IProjectDescription;
 import org.eclipse.core.resources.IResource;
 import org.eclipse.core.resources.IWorkspace;
 import org.eclipse.core.resources.IncrementalProjectBuilder;
+import org.eclipse.core.resources.ResourcesPlugin;
 import org.eclipse.core.runtime.CoreException;
+import org.eclipse.core.runtime.IPath;
 import org.eclipse.core.runtime.ILogListener;
 import org.eclipse.core.runtime.IStatus;
 import org.eclipse.core.runtime.Platform;
@@ -321,17 +324,21 @@ class SwitchProtocolTest {
 
 	/**
 	 * A branch without one of the repository's projects: a terminal checkout deletes that project's folder (its
-	 * .project, tracked, with it) under the running IDE. The switches handle the other project as usual — to the
-	 * branch, back, and to the branch again, restoring its stored state — and leave the removed one alone: it is not
-	 * one of the repository's projects while its description is gone (core.resources' refresh of it throws "The
-	 * project description file (.project) for 'x' is missing"), nothing of it is refreshed, saved or restored.
+	 * .project, tracked, with it) under the running IDE. The switch takes the removed project out of the workspace, as
+	 * EGit does after its checkouts, so that no workspace save writes a description back into the work tree (left in
+	 * the workspace, core.resources "repairs" the missing description at its next snapshot or save: an untracked
+	 * .project that blocks the checkout back). The other project is switched as usual — to the branch, back, and to the
+	 * branch again, restoring its stored state. Imported again on the way back, the project is removed again by the
+	 * next switch.
 	 */
 	@Test
-	void aCheckoutThatRemovesAProjectSwitchesTheOtherProjectsAndLeavesTheRemovedOneAlone() throws Exception {
+	void aCheckoutThatRemovesAProjectTakesItOutOfTheWorkspaceAndSwitchesTheOthers() throws Exception {
 		try (GitFixture two = GitFixture.create(temp.resolve("two-projects"),
 				files("one/src/a.txt", "alpha\n", "two/src/b.txt", "bravo\nERROR in b\n"))) {
 			IProject one = two.project("one");
 			IProject removed = two.project("two");
+			IWorkspace workspace = ResourcesPlugin.getWorkspace();
+			Path description = two.workTree.resolve("two/.project");
 			try {
 				two.cli("add", "-f", "one/.project", "two/.project");
 				two.cli("-c", "user.name=test", "-c", "user.email=test@branchstate.invalid", "commit", "-q", "-m",
@@ -348,8 +355,17 @@ class SwitchProtocolTest {
 					two.cli("checkout", "-q", branch);
 					SwitchHarness.awaitQuiet();
 					one.refreshLocal(IResource.DEPTH_INFINITE, null); // (the IDE's refresh after a terminal checkout)
-					if (removed.getLocation().append(".project").toFile().isFile()) {
-						removed.refreshLocal(IResource.DEPTH_INFINITE, null);
+					assertThat(removed.exists()).as("project two in the workspace after the checkout of %s", branch)
+							.isFalse();
+					if (branch.equals("main")) {
+						// File > Import > Existing Projects, as the user does when a branch brings a project back
+						IProjectDescription loaded = workspace.loadProjectDescription(IPath.fromPath(description));
+						loaded.setLocation(IPath.fromPath(description.getParent()));
+						removed.create(loaded, null);
+						removed.open(null);
+					} else {
+						workspace.save(true, null); // a full save "repairs" an open project's missing description
+						assertThat(description).as("the removed project's description after a save").doesNotExist();
 					}
 					SwitchHarness.awaitQuiet();
 					events.addAll(harness.takeEvents(two.gitDir()));
@@ -357,11 +373,13 @@ class SwitchProtocolTest {
 				assertThat(events).as("the switches' events: %s", events).noneMatch(e -> e.kind() == Kind.FAILED)
 						.anyMatch(e -> e.kind() == Kind.RESTORED && e.commitId().equals(withoutTwo));
 				assertThat(RecordingBuilder.record(one)).as("what the builder redid after the last restore").isEmpty();
-				assertThat(two.workTree.resolve("two/.project")).as("the removed project's description").doesNotExist();
+				assertThat(description).as("the removed project's description at the end").doesNotExist();
 				assertThat(((StateService) harness.service).projectsOf(two.gitDir())).containsExactly(one);
 			} finally {
 				SwitchHarness.awaitQuiet();
-				removed.delete(false, true, null);
+				if (removed.exists()) {
+					removed.delete(false, true, null);
+				}
 				one.delete(false, true, null);
 			}
 		}

@@ -1,0 +1,74 @@
+package dev.branchstate.core.internal.service;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.eclipse.core.resources.IProject;
+import org.eclipse.core.resources.IResource;
+import org.eclipse.core.resources.IWorkspace;
+import org.eclipse.core.resources.ResourcesPlugin;
+import org.eclipse.core.runtime.CoreException;
+import org.eclipse.core.runtime.IPath;
+import org.eclipse.core.runtime.IProgressMonitor;
+import org.eclipse.core.runtime.SubMonitor;
+
+/**
+ * Projects whose description (.project) a checkout removed from disk, taken out of the workspace with their contents
+ * left on disk, as EGit does after its own checkouts.
+ * <p>
+ * Left in the workspace, such a project stays open with no description, its refresh fails ("The project description
+ * file (.project) for 'x' is missing"), and at the next snapshot or save core.resources writes a description back into
+ * the work tree ({@code SaveManager.saveMetaInfo}: "missing project metadata repaired"): an untracked file in the
+ * repository, which then blocks the checkout back to a branch that has the project. (After a checkout while the IDE
+ * was closed, core.resources closes it at start-up instead: {@code SaveManager.restoreMetaInfo}.) Removed, nothing of
+ * it is written; what the checkout left in its folder (the git-ignored output folder) stays on disk, and importing the
+ * project again when a branch brings it back makes it a project again (its builders then build it in full).
+ */
+public final class RemovedProjects {
+
+	private RemovedProjects() {
+	}
+
+	/**
+	 * @return the workspace's projects in {@code workTree} whose description is no longer on disk: open (a checkout
+	 *         under the running IDE) or closed (core.resources closes a project whose description is missing when the
+	 *         IDE starts: a checkout while it was closed)
+	 */
+	public static List<IProject> in(Path workTree) {
+		Path root = workTree.toAbsolutePath().normalize();
+		return Stream.of(ResourcesPlugin.getWorkspace().getRoot().getProjects()).filter(p -> {
+			IPath location = p.getLocation();
+			return location != null && location.toPath().toAbsolutePath().normalize().startsWith(root)
+					&& !ProjectPaths.descriptionOnDisk(p);
+		}).toList();
+	}
+
+	/**
+	 * Removes {@code gone} from the workspace in one workspace operation, never deleting anything on disk.
+	 *
+	 * @return the projects removed: those of {@code gone} still in the workspace and still without a description
+	 * @throws CoreException when core.resources refuses to remove one of them
+	 */
+	public static List<IProject> removeFromWorkspace(List<IProject> gone, IProgressMonitor monitor)
+			throws CoreException {
+		if (gone.isEmpty()) {
+			return List.of();
+		}
+		List<IProject> removed = new ArrayList<>();
+		IWorkspace workspace = ResourcesPlugin.getWorkspace();
+		workspace.run(m -> {
+			SubMonitor progress = SubMonitor.convert(m, gone.size());
+			for (IProject project : gone) {
+				// (checked again under the workspace's rule: another thread may have removed it, or a checkout
+				// brought it back, since it was listed)
+				if (project.exists() && !ProjectPaths.descriptionOnDisk(project)) {
+					project.delete(IResource.NEVER_DELETE_PROJECT_CONTENT | IResource.FORCE, progress.split(1));
+					removed.add(project);
+				}
+			}
+		}, workspace.getRoot(), IWorkspace.AVOID_UPDATE, monitor);
+		return removed;
+	}
+}
