@@ -214,16 +214,19 @@ class ApplicationTest {
 	}
 
 	/**
-	 * {@code import} brings the workspace's projects in line with the work tree: a project whose .project is gone (a
-	 * checkout to a branch without it) leaves the workspace, its other files stay on disk; when the description is back,
-	 * the project is imported again.
+	 * {@code import} after a checkout made while the IDE was closed, which the headless application does not handle as a
+	 * switch: core.resources has closed the project whose description the checkout deleted, and the import takes it out
+	 * of the workspace (its other files stay on disk); an open project whose description is missing is Eclipse's to
+	 * write again (a repository that ignores .project) and stays. When the description is back, the project is
+	 * imported again.
 	 */
 	@Test
-	void importRemovesAProjectWhoseDescriptionIsGoneAndImportsItAgainWhenItIsBack() throws Exception {
+	void importRemovesAClosedProjectWhoseDescriptionIsGoneAndImportsItAgainWhenItIsBack() throws Exception {
 		Path other = Files.createDirectories(temp.resolve("tworepo"));
 		String description = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<projectDescription><name>%s</name><comment>"
 				+ "</comment><projects></projects><buildSpec></buildSpec><natures></natures></projectDescription>\n";
-		for (String name : List.of("apptest-kept", "apptest-gone")) {
+		// (a third project keeps its description: with none left, the import would make a general project at the root)
+		for (String name : List.of("apptest-kept", "apptest-gone", "apptest-third")) {
 			Files.createDirectories(other.resolve(name));
 			Files.writeString(other.resolve(name).resolve(".project"), description.formatted(name));
 			Files.writeString(other.resolve(name).resolve("file.txt"), name);
@@ -234,26 +237,31 @@ class ApplicationTest {
 		}
 		IProject kept = Fixtures.workspace().getRoot().getProject("apptest-kept");
 		IProject gone = Fixtures.workspace().getRoot().getProject("apptest-gone");
+		IProject third = Fixtures.workspace().getRoot().getProject("apptest-third");
 		try {
 			assertThat(run("import", other.toString())).isEqualTo(IApplication.EXIT_OK);
 			assertThat(kept.isOpen()).isTrue();
 			assertThat(gone.isOpen()).isTrue();
 			Path goneDescription = other.resolve("apptest-gone/.project");
+			Path keptDescription = other.resolve("apptest-kept/.project");
+			gone.close(null); // (as core.resources closes it at start-up when its description is missing)
 			Files.delete(goneDescription);
+			Files.delete(keptDescription);
 
 			assertThat(run("import", other.toString())).isEqualTo(IApplication.EXIT_OK);
-			assertThat(out).contains("removed apptest-gone ", "imported 0 project(s)");
-			assertThat(gone.exists()).as("the project whose description is gone").isFalse();
-			assertThat(kept.isOpen()).isTrue();
-			assertThat(other.resolve("apptest-gone/file.txt")).as("its other files").hasContent("apptest-gone");
+			assertThat(out).contains("removed apptest-gone ", "imported 0 project(s)").doesNotContain("removed apptest-kept");
+			assertThat(gone.exists()).as("the closed project whose description is gone").isFalse();
+			assertThat(kept.isOpen()).as("the open one").isTrue();
+			assertThat(other.resolve("apptest-gone/file.txt")).as("the removed project's other files").hasContent("apptest-gone");
 			Fixtures.workspace().save(true, null);
-			assertThat(goneDescription).as("its description, after a save of the workspace").doesNotExist();
+			assertThat(goneDescription).as("the removed project's description, after a save").doesNotExist();
+			assertThat(keptDescription).as("the open project's description, written again by the save").exists();
 
 			Files.writeString(goneDescription, description.formatted("apptest-gone"));
 			assertThat(run("import", other.toString())).isEqualTo(IApplication.EXIT_OK);
 			assertThat(gone.isOpen()).as("the project imported again").isTrue();
 		} finally {
-			for (IProject p : List.of(kept, gone)) {
+			for (IProject p : List.of(kept, gone, third)) {
 				if (p.exists()) {
 					p.delete(IResource.NEVER_DELETE_PROJECT_CONTENT | IResource.FORCE, null);
 				}

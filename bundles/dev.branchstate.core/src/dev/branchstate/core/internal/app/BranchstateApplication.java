@@ -23,8 +23,8 @@ import org.osgi.framework.FrameworkUtil;
  * <ul>
  * <li>{@code status}: the Branchstate bundles and contributions;</li>
  * <li>{@code import <repoPath> [--derived=<globs>]}: imports the Eclipse projects found in the repository's work
- * tree (or creates one general project at its root when there is none), and removes from the workspace those of
- * the work tree whose description a checkout removed (their files stay on disk); {@code --derived} sets the workspace's
+ * tree (or creates one general project at its root when there is none), and removes from the workspace the closed
+ * projects of the work tree whose description is gone (their files stay on disk); {@code --derived} sets the workspace's
  * {@code derivedFolders} preference (e.g. {@code --derived=bin,target}), needed when no derived flag is set yet;</li>
  * <li>{@code list [<repoPath>]}: the stored states, newest first;</li>
  * <li>{@code save <repoPath>}: refreshes the repository's projects, waits until the background jobs are done (an

@@ -185,9 +185,11 @@ final class Commands {
 			descriptions.add(description);
 			locations.add(dir);
 		}
-		// the work tree's projects whose description a checkout removed leave the workspace (as a switch does)
+		// the work tree's projects that core.resources closed at start-up because their description was missing (a
+		// checkout while the IDE was closed, which the headless application does not handle as a switch) leave the
+		// workspace; an open one is left to the switch (a description Git tracked) or to Eclipse, which writes it again
 		Map<IProject, IPath> gone = new LinkedHashMap<>();
-		RemovedProjects.in(workTree).forEach(p -> gone.put(p, p.getLocation()));
+		RemovedProjects.in(workTree).stream().filter(p -> !p.isOpen()).forEach(p -> gone.put(p, p.getLocation()));
 		for (IProject project : RemovedProjects.removeFromWorkspace(List.copyOf(gone.keySet()), monitor)) {
 			out.println("removed " + project.getName() + " " + gone.get(project)); //$NON-NLS-1$ //$NON-NLS-2$
 		}

@@ -1,11 +1,14 @@
 package dev.branchstate.core.internal.service;
 
+import java.io.File;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
 import org.eclipse.core.resources.IProject;
+import org.eclipse.core.resources.IProjectDescription;
 import org.eclipse.core.resources.IResource;
 import org.eclipse.core.resources.IWorkspace;
 import org.eclipse.core.resources.ResourcesPlugin;
@@ -13,10 +16,15 @@ import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.IPath;
 import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.SubMonitor;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevTree;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.treewalk.TreeWalk;
 
 /**
  * Projects whose description (.project) a checkout removed from disk, taken out of the workspace with their contents
- * left on disk, as EGit does after its own checkouts.
+ * left on disk, as EGit does after its own checkouts (only those whose description Git tracked: {@link #removedBy}).
  * <p>
  * Left in the workspace, such a project stays open with no description, its refresh fails ("The project description
  * file (.project) for 'x' is missing"), and at the next snapshot or save core.resources writes a description back into
@@ -43,6 +51,39 @@ public final class RemovedProjects {
 			return location != null && location.toPath().toAbsolutePath().normalize().startsWith(root)
 					&& !ProjectPaths.descriptionOnDisk(p);
 		}).toList();
+	}
+
+	/**
+	 * @return the projects of {@link #in} whose description the move of HEAD from {@code before} to {@code after}
+	 *         deleted: tracked in {@code before}'s tree, not in {@code after}'s. A description Git does not track (a
+	 *         repository that ignores .project, whose descriptions Eclipse writes; one that {@code git clean -x}
+	 *         deleted) is Eclipse's to write again: such a project stays.
+	 */
+	public static List<IProject> removedBy(Repository git, String before, String after) throws IOException {
+		File workTree = git.getWorkTree();
+		List<IProject> gone = in(workTree.toPath());
+		if (gone.isEmpty()) {
+			return gone;
+		}
+		try (RevWalk walk = new RevWalk(git)) {
+			RevTree beforeTree = walk.parseCommit(ObjectId.fromString(before)).getTree();
+			RevTree afterTree = walk.parseCommit(ObjectId.fromString(after)).getTree();
+			Path root = workTree.toPath().toAbsolutePath().normalize();
+			List<IProject> removed = new ArrayList<>();
+			for (IProject project : gone) {
+				String description = root
+						.relativize(project.getLocation().toPath().toAbsolutePath().normalize()
+								.resolve(IProjectDescription.DESCRIPTION_FILE_NAME))
+						.toString().replace(File.separatorChar, '/');
+				try (TreeWalk inBefore = TreeWalk.forPath(git, description, beforeTree);
+						TreeWalk inAfter = TreeWalk.forPath(git, description, afterTree)) {
+					if (inBefore != null && inAfter == null) {
+						removed.add(project);
+					}
+				}
+			}
+			return removed;
+		}
 	}
 
 	/**

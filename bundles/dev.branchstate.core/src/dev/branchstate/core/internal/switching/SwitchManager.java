@@ -110,8 +110,6 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 		this.trackJob = Job.createSystem(Messages.Switch_trackJobName, monitor -> {
 			if (!closed) {
 				reconcile();
-				// (a project closed at start-up because a checkout while the IDE was closed removed its description)
-				distinctRepositories().forEach(r -> SwitchProtocol.removeProjectsGone(r, monitor));
 			}
 		});
 		HeadWatcher headWatcher = null;

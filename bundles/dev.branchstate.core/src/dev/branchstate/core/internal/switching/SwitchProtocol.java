@@ -1,6 +1,5 @@
 package dev.branchstate.core.internal.switching;
 
-import java.io.File;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -81,7 +80,7 @@ public final class SwitchProtocol {
 		String withinBranchMessage = Messages.bind(Messages.Switch_withinBranch,
 				new Object[] { name, target.branch(), before.shortId(), target.shortId() });
 		// (with automatic switching off too: what it protects is the work tree, not the derived data)
-		removeProjectsGone(repository, monitor);
+		removeProjectsGone(repository, before, target, monitor);
 		List<IProject> projects = repository.projectsOnDisk();
 		boolean byCommit = withinBranch && madeByCommit(repository);
 		if (withinBranch && (byCommit || !autoSwitch(projects))) {
@@ -287,22 +286,25 @@ public final class SwitchProtocol {
 	}
 
 	/**
-	 * Takes the repository's projects whose description a checkout removed out of the workspace, before anything saves
-	 * the workspace (see {@link RemovedProjects}: left in it, core.resources writes a description back into the work
-	 * tree). Run at every switch and by the tracking of the repositories (at start-up, where core.resources has closed
-	 * such a project instead: a checkout while the IDE was closed). A failure leaves them in the workspace, as without
-	 * Branchstate.
+	 * Takes the repository's projects whose tracked description the move of HEAD deleted out of the workspace, before
+	 * anything saves the workspace (see {@link RemovedProjects}: left in it, core.resources writes a description back
+	 * into the work tree). Open ones (a checkout under the running IDE) and closed ones (core.resources closes them at
+	 * start-up: a checkout while the IDE was closed). A failure leaves them in the workspace, as without Branchstate.
 	 */
-	static void removeProjectsGone(TrackedRepository repository, IProgressMonitor monitor) {
-		File workTree = repository.git.isBare() ? null : repository.git.getWorkTree();
-		if (workTree == null) {
+	private static void removeProjectsGone(TrackedRepository repository, Head before, Head target,
+			IProgressMonitor monitor) {
+		if (repository.git.isBare()) {
 			return;
 		}
 		List<IProject> removed;
 		try {
-			removed = RemovedProjects.removeFromWorkspace(RemovedProjects.in(workTree.toPath()), monitor);
+			removed = RemovedProjects.removeFromWorkspace(
+					RemovedProjects.removedBy(repository.git, before.commitId(), target.commitId()), monitor);
 		} catch (CoreException e) {
 			Log.log(e.getStatus());
+			return;
+		} catch (IOException e) {
+			Log.warning(e.getMessage(), e);
 			return;
 		}
 		for (IProject project : removed) {

@@ -385,6 +385,31 @@ class SwitchProtocolTest {
 		}
 	}
 
+	/**
+	 * A description Git does not track (a repository that ignores .project, as where m2e writes them) deleted under the
+	 * running IDE — by {@code git clean -fdx}, say — is Eclipse's to write again: a switch after it leaves the project
+	 * in the workspace.
+	 */
+	@Test
+	void aSwitchLeavesAProjectWhoseUntrackedDescriptionIsGone() throws Exception {
+		try (GitFixture ignored = GitFixture.create(temp.resolve("ignored-description"),
+				files("one/src/a.txt", "alpha\n"))) {
+			IProject one = ignored.project("one");
+			try {
+				SwitchHarness.awaitQuiet();
+				ignored.git.branchCreate().setName("other").call();
+				ignored.commitOnBranchElsewhere("other", files("one/src/a.txt", "alpha on other\n"));
+				Files.delete(ignored.workTree.resolve("one/.project")); // (git-ignored: the fixture's .gitignore)
+				ignored.cli("checkout", "-q", "other");
+				SwitchHarness.awaitQuiet();
+				assertThat(one.exists()).as("the project whose untracked description is gone, after the switch").isTrue();
+			} finally {
+				SwitchHarness.awaitQuiet();
+				one.delete(false, true, null);
+			}
+		}
+	}
+
 	@Test
 	void aCommitOnTheSameBranchIsNotASwitchAndItsBuiltDataIsSavedForTheNewCommit() throws Exception {
 		String second = repo.commit("more", files("src/a.txt", "alpha 2\n"));
