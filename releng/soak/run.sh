@@ -129,6 +129,8 @@ fail() {
 # functions too: errtrace; in the main shell only: a subshell's failure is its caller's to judge, as before)
 set -E
 trap 'rc=$?; if [ "$BASHPID" = "$$" ]; then trap - ERR; fail "the driver'"'"'s command failed with exit $rc (${BASH_SOURCE[0]##*/}:$LINENO, in ${FUNCNAME[0]:-main}): $BASH_COMMAND"; fi' ERR
+# a run stopped by hand (kill, Ctrl-C) ends with the summary of the steps it took, as a failure (not a completed run)
+trap 'if [ "$BASHPID" = "$$" ]; then trap - INT TERM ERR; fail "stopped by a signal after $((step_no - 1)) completed steps"; fi' INT TERM
 
 if [ $build = 1 ]; then
 	say "== building the update site and the IDE"
