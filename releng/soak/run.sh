@@ -1098,9 +1098,10 @@ step_remote() {
 	grep -q "^published $c " <<<"$out" || { tail -20 <<<"$out" >&2; fail "CI did not publish the state of $c"; }
 	n_published=$((n_published + 1))
 	if [ "$tamper" = 1 ]; then
-		# the archive: the largest of the newest objects (the manifest and the archive it names)
-		object=$(find "$s3data/states" -type f -printf '%T@ %s %p\n' | sort -n | tail -3 | sort -k2 -n | tail -1 | cut -d' ' -f3-)
-		[ -n "$object" ] || fail "no published object to tamper with"
+		# the archive CI published for $c (archives/<commit>-<digest>.bsa; seed 13 step 66 found that "the largest of the
+		# newest objects" could be another commit's archive, whose fetch then rightly succeeded)
+		object=$(find "$s3data/states" -type f -path "*/archives/$c-*.bsa" | head -1)
+		[ -n "$object" ] || fail "no published archive of $c to tamper with"
 		local size
 		size=$(stat -c %s "$object")
 		printf '\xde\xad\xbe\xef\xde\xad\xbe\xef' | dd of="$object" bs=1 seek=$((size / 2)) conv=notrunc status=none
