@@ -837,10 +837,14 @@ step_ide_checkout() {
 	commit_pending
 	step_name="in-IDE checkout of $b (automatic switching $auto)"
 	announce
-	ide switch "$repo" "$b" "$(switch_args)" > "$logs/step-$step_no.log" || say "   the switch command exited with $?"
+	ide_checkout_of "$b"
+}
+# ide_checkout_of <branch>: the headless switch (JGit) of the branch; a checkout from a clean tree leaves a clean tree:
+# anything else was written by someone else
+ide_checkout_of() {
+	ide switch "$repo" "$1" "$(switch_args)" > "$logs/step-$step_no.log" || say "   the switch command exited with $?"
 	grep -E '^(saved|restored|skipped|failed|checkout) ' "$logs/step-$step_no.log" | sed 's/^/   /' || true
-	[ "$(current)" = "$b" ] || { cat "$logs/step-$step_no.log" >&2; fail "the checkout of $b did not happen"; }
-	# a checkout from a clean tree leaves a clean tree: anything else was written by someone else
+	[ "$(current)" = "$1" ] || { cat "$logs/step-$step_no.log" >&2; fail "the checkout of $1 did not happen"; }
 	expected_porcelain= expected_print=$(fingerprint)
 }
 step_terminal_checkout() {
@@ -858,12 +862,16 @@ step_terminal_checkout() {
 		step_name="terminal checkout of $b while the IDE runs (automatic switching $auto)"
 		announce
 	fi
-	git -C "$repo" checkout -q "$b"
+	terminal_checkout_of "$b"
+}
+# terminal_checkout_of <branch>: git checkout; a running session must notice it itself (its HEAD watch): await-switch
+# asks for no check, it waits for the ends of the session's switch jobs until HEAD as it is now is handled (bounded:
+# 5 minutes)
+terminal_checkout_of() {
+	git -C "$repo" checkout -q "$1"
 	if [ -n "$session_pid" ]; then
-		# the running session must notice it itself (its HEAD watch): await-switch asks for no check, it waits for the
-		# ends of the session's switch jobs until HEAD as it is now is handled (bounded: 5 minutes)
 		ide await-switch "$repo" > "$logs/step-$step_no.log" \
-			|| { cat "$logs/step-$step_no.log" >&2; fail "the running IDE session did not handle the terminal checkout of $b itself"; }
+			|| { cat "$logs/step-$step_no.log" >&2; fail "the running IDE session did not handle the terminal checkout of $1 itself"; }
 	fi
 	expect_tree
 }
@@ -1358,6 +1366,70 @@ step_kill() {
 # full disk: the store's file system filled to a few hundred kB (less than an archive) before a save or a switch
 # that saves; the save must fail cleanly: no catalog entry for a partial archive, no file left behind, the
 # workspace equal to a clean build; then the space is freed again.
+# A branch that adds a whole project, and checkouts into it and out of it (issue 34). soak-extra reads soak-api (its
+# constant inlined, its method: the API rename breaks it too). Into such a branch: the checkout, then File > Import >
+# Existing Projects as a user does (the check's sync_projects, for any step that brings the project). Out of it: the
+# checkout, after which Branchstate's switch takes the project out of the workspace (as EGit does after its checkouts;
+# left in it, core.resources would write its .project back into the work tree), its git-ignored bin/ left on disk. When
+# no branch has the project: a new branch that adds it; when every branch has it: a commit that removes it.
+extra=soak-extra
+extra_project() { # writes the project soak-extra into the work tree
+	mkdir -p "$repo/$extra/src/soak/extra"
+	java_project "$repo/$extra" $extra
+	cat > "$repo/$extra/.classpath" <<-'EOC'
+	<?xml version="1.0" encoding="UTF-8"?>
+	<classpath>
+		<classpathentry kind="src" path="src"/>
+		<classpathentry kind="con" path="org.eclipse.jdt.launching.JRE_CONTAINER"/>
+		<classpathentry combineaccessrules="false" kind="src" path="/soak-api"/>
+		<classpathentry kind="output" path="bin"/>
+	</classpath>
+	EOC
+	printf 'package soak.extra;\n\nimport soak.api.Api;\n\n/** A project that some branches add: reads soak-api. */\npublic final class Extra {\n    static final int TWICE = Api.LEVEL * 2;\n    static String name() { return Api.name(); }\n}\n' \
+		> "$repo/$extra/src/soak/extra/Extra.java"
+}
+step_project() {
+	local b x with=() without=() how
+	commit_pending
+	for x in $(branches); do
+		[ "$x" != "$(current)" ] || continue
+		if git -C "$repo" cat-file -e "$x:$extra/.project" 2>/dev/null; then with+=("$x"); else without+=("$x"); fi
+	done
+	if [ -f "$repo/$extra/.project" ]; then
+		if [ ${#without[@]} = 0 ]; then
+			step_name="a commit that removes the project $extra (git rm -r)"
+			announce
+			git -C "$repo" rm -q -r "$extra"
+			git -C "$repo" commit -q -m "soak step $step_no: remove the project $extra"
+			n_projects_removed=$((n_projects_removed + 1))
+			expect_tree
+			return
+		fi
+		b=${without[RANDOM % ${#without[@]}]}
+		n_projects_removed=$((n_projects_removed + 1))
+		how="without the project $extra"
+	elif [ ${#with[@]} = 0 ]; then
+		step_name="new branch extra-$step_no that adds the project $extra"
+		announce
+		git -C "$repo" checkout -q -b "extra-$step_no"
+		extra_project
+		git -C "$repo" add -A && git -C "$repo" commit -q -m "soak step $step_no: add the project $extra"
+		expect_tree
+		return
+	else
+		b=${with[RANDOM % ${#with[@]}]}
+		how="with the project $extra"
+	fi
+	if [ $((RANDOM % 2)) = 0 ]; then
+		step_name="in-IDE checkout of $b, $how (automatic switching $auto)"
+		announce
+		ide_checkout_of "$b"
+	else
+		step_name="terminal checkout of $b, $how (automatic switching $auto)"
+		announce
+		terminal_checkout_of "$b"
+	fi
+}
 step_full_disk() {
 	[ $tmpfs = 1 ] || { step_save; return; }
 	local b keep avail log=$logs/step-$step_no.log what
@@ -1419,74 +1491,6 @@ damage_possible() {
 		grep -q -x "$(git -C "$repo" rev-parse "$b")" <<<"$states" && return 0
 	done
 	return 1
-}
-# A branch that adds a whole project, and checkouts into it and out of it (issue 34). soak-extra reads soak-api (its
-# constant inlined, its method: the API rename breaks it too). Into such a branch: the checkout, then File > Import >
-# Existing Projects as a user does (the check's sync_projects, for any step that brings the project). Out of it: the
-# checkout, after which Branchstate's switch takes the project out of the workspace (as EGit does after its checkouts;
-# left in it, core.resources would write its .project back into the work tree), its git-ignored bin/ left on disk. When
-# no branch has the project: a new branch that adds it; when every branch has it: a commit that removes it.
-extra=soak-extra
-extra_project() { # writes the project soak-extra into the work tree
-	mkdir -p "$repo/$extra/src/soak/extra"
-	java_project "$repo/$extra" $extra
-	cat > "$repo/$extra/.classpath" <<-'EOC'
-	<?xml version="1.0" encoding="UTF-8"?>
-	<classpath>
-		<classpathentry kind="src" path="src"/>
-		<classpathentry kind="con" path="org.eclipse.jdt.launching.JRE_CONTAINER"/>
-		<classpathentry combineaccessrules="false" kind="src" path="/soak-api"/>
-		<classpathentry kind="output" path="bin"/>
-	</classpath>
-	EOC
-	printf 'package soak.extra;\n\nimport soak.api.Api;\n\n/** A project that some branches add: reads soak-api. */\npublic final class Extra {\n    static final int TWICE = Api.LEVEL * 2;\n    static String name() { return Api.name(); }\n}\n' \
-		> "$repo/$extra/src/soak/extra/Extra.java"
-}
-step_project() {
-	local b x with=() without=() how
-	commit_pending
-	for x in $(branches); do
-		[ "$x" != "$(current)" ] || continue
-		if git -C "$repo" cat-file -e "$x:$extra/.project" 2>/dev/null; then with+=("$x"); else without+=("$x"); fi
-	done
-	if [ -f "$repo/$extra/.project" ]; then
-		if [ ${#without[@]} = 0 ]; then
-			step_name="a commit that removes the project $extra (git rm -r)"
-			announce
-			git -C "$repo" rm -q -r "$extra"
-			git -C "$repo" commit -q -m "soak step $step_no: remove the project $extra"
-			n_projects_removed=$((n_projects_removed + 1))
-			expect_tree
-			return
-		fi
-		b=${without[RANDOM % ${#without[@]}]}
-		n_projects_removed=$((n_projects_removed + 1))
-		how="without the project $extra"
-	elif [ ${#with[@]} = 0 ]; then
-		step_name="new branch extra-$step_no that adds the project $extra"
-		announce
-		git -C "$repo" checkout -q -b "extra-$step_no"
-		extra_project
-		git -C "$repo" add -A && git -C "$repo" commit -q -m "soak step $step_no: add the project $extra"
-		expect_tree
-		return
-	else
-		b=${with[RANDOM % ${#with[@]}]}
-		how="with the project $extra"
-	fi
-	if [ $((RANDOM % 2)) = 0 ]; then
-		step_name="in-IDE checkout of $b, $how (automatic switching $auto)"
-		announce
-		ide switch "$repo" "$b" "$(switch_args)" > "$logs/step-$step_no.log" || say "   the switch command exited with $?"
-		[ "$(current)" = "$b" ] || { cat "$logs/step-$step_no.log" >&2; fail "the checkout of $b did not happen"; }
-	else
-		step_name="terminal checkout of $b, $how (automatic switching $auto)"
-		announce
-		git -C "$repo" checkout -q "$b"
-		[ -z "$session_pid" ] || ide await-switch "$repo" > "$logs/step-$step_no.log" \
-			|| { cat "$logs/step-$step_no.log" >&2; fail "the running IDE session did not handle the terminal checkout of $b itself"; }
-	fi
-	expect_tree
 }
 # --each-kind: the first steps take every step kind once, in an order where each finds what it needs (another branch,
 # a stored state, commits to cherry-pick, revert and bisect), and the first edits every kind of edit once; then the
