@@ -20,6 +20,9 @@
 // - <out>/index/<project>.dump: the dump of a fresh Java index (dev.branchstate.javaindex's own parser and summaries,
 //   as its dump writes them: every .java file of the project but the output folder's, sorted by path).
 //
+// A project whose inputs (its files, what its classpath shows of other projects, the release) are those of a project
+// the same JVM built before is copied from that build, not compiled again (--serve: one JVM for the soak's run).
+//
 // It lives in the Java index's package to use its parser (UnitParser) and summaries (UnitSummary) unchanged.
 // run.sh --check-reference compares all of it with an IDE's clean build of the same tree.
 package dev.branchstate.javaindex.internal;
@@ -66,8 +69,9 @@ public final class SoakReference {
 	/**
 	 * One reference after the other, each asked for by a line {@code <tree>\t<out folder>\t<JRE release>} on standard
 	 * input and answered by one line: {@code done <what it made>} or {@code failed <why>} (the driver keeps one such
-	 * JVM for the run: the compiler's code stays compiled by the JIT). Every reference is made from scratch as by
-	 * {@link #main}: nothing but the JVM is kept between two of them.
+	 * JVM for the run: the compiler's code stays compiled by the JIT). Every project is built from scratch as by
+	 * {@link #main}, unless the JVM built one with the same inputs before: its clean build is copied then
+	 * ({@link #BUILT}).
 	 */
 	private static void serve() throws IOException {
 		var in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -101,18 +105,133 @@ public final class SoakReference {
 		int units = 0;
 		boolean errors = false;
 		java.util.Set<String> broken = new java.util.HashSet<>();
+		Map<Path, String> outputInputs = new HashMap<>(); // each output folder of this tree: its project's inputs
+		int reused = 0;
 		for (Project project : buildOrder(projects)) {
+			String inputs = inputs(tree, project, projects, release, outputInputs);
+			outputInputs.put(project.output(), inputs);
+			Built earlier = BUILT.get(inputs);
+			if (earlier != null && earlier.copyTo(project, out)) {
+				problems.addAll(earlier.problems());
+				if (earlier.broken()) {
+					broken.add(project.name());
+				}
+				errors |= earlier.errors();
+				units += earlier.units();
+				reused++;
+				continue;
+			}
+			int first = problems.size();
 			int[] counts = compile(tree, project, projects, out, release, problems, broken);
 			compiled += counts[0];
 			errors |= counts[1] != 0;
-			units += index(project, out);
+			int indexed = index(project, out);
+			units += indexed;
+			BUILT.put(inputs, new Built(project.output(), dumpFile(out, project), List.copyOf(problems.subList(first, problems.size())),
+					broken.contains(project.name()), counts[1] != 0, indexed));
 		}
 		problems.sort(null);
 		StringBuilder text = new StringBuilder();
 		problems.forEach(p -> text.append("problem ").append(p).append('\n'));
 		Files.writeString(out.resolve("problems.txt"), text);
 		return "reference " + tree + ": " + projects.size() + " project(s), " + compiled + " compiled"
-				+ (errors ? " (with errors)" : "") + ", " + problems.size() + " problems, " + units + " units indexed";
+				+ (errors ? " (with errors)" : "") + ", " + problems.size() + " problems, " + units + " units indexed, "
+				+ reused + " project(s) copied from an earlier reference with the same inputs";
+	}
+
+	/**
+	 * What this JVM built, by the inputs of the project built ({@link #inputs}): a project whose inputs are those of a
+	 * project built before is not compiled again, its output folder, problems and index dump are copied from that
+	 * build (the compiler and the parser are deterministic: the same inputs give the same bytes). Issue 34: most steps
+	 * change one project, and the projects that do not read it are the same as in an earlier tree.
+	 */
+	private static final Map<String, Built> BUILT = new HashMap<>();
+
+	/** A project's clean build: where its output and its index dump are, and its problems. */
+	private record Built(Path output, Path dump, List<String> problems, boolean broken, boolean errors, int units) {
+
+		/** @return whether this build's files were there to copy into the project's output folder and index dump */
+		boolean copyTo(Project project, Path out) throws IOException {
+			if (!Files.isDirectory(output) || !Files.isRegularFile(dump)) {
+				return false; // (an earlier reference's folder that the driver removed)
+			}
+			Files.createDirectories(project.output());
+			try (Stream<Path> files = Files.walk(output)) {
+				for (Path f : files.sorted().toList()) {
+					Path to = project.output().resolve(output.relativize(f).toString());
+					if (Files.isDirectory(f)) {
+						Files.createDirectories(to);
+					} else {
+						Files.copy(f, to, StandardCopyOption.REPLACE_EXISTING);
+					}
+				}
+			}
+			Files.copy(dump, dumpFile(out, project), StandardCopyOption.REPLACE_EXISTING);
+			return true;
+		}
+	}
+
+	private static Path dumpFile(Path out, Project project) {
+		return out.resolve("index").resolve(project.name() + ".dump");
+	}
+
+	/**
+	 * A digest of everything a project's clean build reads: the JRE release, the project's name and folder in the
+	 * tree (its problems name them), every folder and file of the project but its output folder (sources, .classpath,
+	 * .settings, libraries: a missing source folder too), and what its classpath shows of other projects — an output
+	 * folder by the inputs of the project that built it, a library by its bytes.
+	 */
+	private static String inputs(Path tree, Project project, Map<String, Project> projects, String release,
+			Map<Path, String> outputInputs) throws IOException {
+		java.security.MessageDigest digest;
+		try {
+			digest = java.security.MessageDigest.getInstance("SHA-256");
+		} catch (java.security.NoSuchAlgorithmException e) {
+			throw new IllegalStateException(e);
+		}
+		java.util.function.Consumer<String> text = t -> digest.update((t + '\0').getBytes(StandardCharsets.UTF_8));
+		text.accept(release);
+		text.accept(project.name());
+		text.accept(tree.relativize(project.dir()).toString());
+		digestFolder(project.dir(), project.output(), text, digest);
+		java.util.Set<Path> classpath = new java.util.LinkedHashSet<>(project.libraries());
+		for (String name : project.required()) {
+			Project required = projects.get(name);
+			if (required != null) {
+				visibleOf(required, projects, classpath);
+			}
+		}
+		for (Path entry : classpath) {
+			String built = outputInputs.get(entry);
+			text.accept(entry.toString());
+			if (built != null) {
+				text.accept("output of " + built);
+			} else if (Files.isDirectory(entry)) {
+				digestFolder(entry, null, text, digest);
+			} else if (Files.isRegularFile(entry)) {
+				byte[] content = Files.readAllBytes(entry);
+				text.accept(Integer.toString(content.length));
+				digest.update(content);
+			} else {
+				text.accept("missing");
+			}
+		}
+		return java.util.HexFormat.of().formatHex(digest.digest());
+	}
+
+	private static void digestFolder(Path folder, Path leftOut, java.util.function.Consumer<String> text,
+			java.security.MessageDigest digest) throws IOException {
+		try (Stream<Path> files = Files.walk(folder)) {
+			for (Path f : files.filter(f -> (leftOut == null || !f.startsWith(leftOut)) && !f.startsWith(folder.resolve(".git")))
+					.sorted().toList()) {
+				text.accept(folder.relativize(f).toString() + (Files.isDirectory(f) ? "/" : ""));
+				if (Files.isRegularFile(f)) {
+					byte[] content = Files.readAllBytes(f);
+					text.accept(Integer.toString(content.length));
+					digest.update(content);
+				}
+			}
+		}
 	}
 
 	/**
@@ -368,7 +487,7 @@ public final class SoakReference {
 			}
 			dump.append("  refs ").append(String.join(",", u.references())).append('\n');
 		});
-		Files.writeString(out.resolve("index").resolve(project.name() + ".dump"), dump);
+		Files.writeString(dumpFile(out, project), dump);
 		return units.size();
 	}
 

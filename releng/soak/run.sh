@@ -39,7 +39,7 @@
 set -euo pipefail
 main() {
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-steps=20 seed=1 build=1 dir= require_each=0 reference=batch restart_every=10 only_kinds= each_kind=0
+steps=20 seed=1 build=1 dir= require_each=0 reference=batch restart_every=25 only_kinds= each_kind=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--restart-every) restart_every=$2; shift ;;
@@ -81,7 +81,11 @@ say() { printf '%s\n' "$*"; }
 # wall time (its Git work, its IDE sessions and the check after it), the IDE sessions started (the step's, the check's,
 # the clean reference's) and their seconds. Times in microseconds ($EPOCHREALTIME), printed by the summary.
 declare -A kind_n kind_us kind_ide_n kind_ide_us kind_clean_us
-phase=step # which IDE sessions app() counts: the step's, the check's (check) or the clean reference's (clean)
+# the check's phases: their seconds over the run (a session start in a phase counts in it), in the order they run
+check_phases=(build import dump clean_reference compare store)
+declare -A phase_us
+# check_phase <name>: the check's phase <name>, started at $phase_t, ended now (the next one starts)
+check_phase() { local t; t=$(now_us); phase_us[$1]=$(( ${phase_us[$1]:-0} + t - phase_t )); phase_t=$t; }
 ide_n=0 ide_us=0 clean_us=0 # of the step under way
 now_us() { local t=$EPOCHREALTIME; echo $(( 10#${t/[.,]/} )); }
 announce() { step_kind=${1:-${FUNCNAME[1]#step_}}; say "$step_no: $step_name"; } # [<kind>: the caller's by default]
@@ -97,6 +101,9 @@ timing_table() {
 	local n=0 t=0
 	for k in "${!kind_n[@]}"; do n=$((n + kind_n[$k])); t=$((t + kind_us[$k])); done
 	[ $n = 0 ] || awk -v n=$n -v t=$t 'BEGIN { printf "   %-18s %5d %8.1f\n", "all steps", n, t / n / 1e6 }'
+	[ $n = 0 ] || for k in "${check_phases[@]}"; do printf '%s %s\n' "$k" "${phase_us[$k]:-0}"; done \
+		| awk -v n=$((n + 1)) '{ line = line sprintf(" %s %.2f,", $1, $2 / n / 1e6); t += $2 } END { sub(/,$/, "", line)
+			printf "   the check (in the steps above; mean s over %d checks):%s; %.2f in all\n", n, line, t / n / 1e6 }'
 }
 summary() {
 	echo
@@ -109,7 +116,8 @@ summary() {
 	echo "   remote: $n_published states published by CI, $n_tampered of them tampered with: $n_remote_refused refused by the" \
 		"switch or the prefetch, $n_fetch_refused by the fetch asked for (each naming the archive and its digest); of the" \
 		"others, $n_remote_restored in the local store after the merge (fetched by the switch or prefetched)"
-	echo "   IDE sessions: $n_sessions started ($n_restarts deliberate restarts, $n_kills after kills, the others after a terminal checkout while the IDE was closed or at the start)"
+	echo "   IDE sessions: $n_sessions started ($n_restarts deliberate restarts, $n_kills after kills, the others after a terminal checkout while the IDE was closed or at the start)," \
+		"$(awk -v n=$n_sessions -v t=$start_us 'BEGIN { printf "%.1f", n ? t / n / 1e6 : 0 }') s from the JVM's start to serving"
 	echo "   per step kind (the step and its check; ide_s: the IDE sessions' seconds but the clean reference's; other_s: Git, the driver's checks):"
 	timing_table
 	local point
@@ -251,7 +259,7 @@ session_ended() {
 serve_end='branchstate-serve: end exit=' # CommandServer.END
 trace_options=$dir/restore-trace.options
 printf 'dev.branchstate.core/debug=true\ndev.branchstate.core/debug/restore=true\n' > "$trace_options"
-session_pid= session_no=0 step_cmds=0 step_killed=0 n_sessions=0 n_restarts=0
+session_pid= session_no=0 step_cmds=0 step_killed=0 n_sessions=0 n_restarts=0 start_us=0
 session_start() {
 	local t0 line
 	t0=$(now_us)
@@ -269,6 +277,7 @@ session_start() {
 		printf '%s\n' "$line" >> "$logs/session-$session_no.err"
 	done
 	[ "$line" = serving ] || { fail "the IDE session $session_no did not start (logs/session-$session_no.err)"; }
+	start_us=$((start_us + $(now_us) - t0))
 	ide_started "$t0"
 }
 # ide <command> <arguments>...: runs a command in the IDE session (started when none runs), its output on standard
@@ -306,8 +315,33 @@ session_stop() {
 	[ "$rc" = 0 ] || fail "the IDE session $session_no exited with $rc when closed"
 	session_ended "$rc" "session $session_no"
 }
+# ci <command> <arguments>...: a command in CI's IDE session (CI's workspace over the second clone: the remote step),
+# started when none runs and kept for the run, as the soak's own session (issue 34: an IDE start and JDT's start-up
+# work per remote step were 10 of its 19 s); its output on standard output, its exit status returned
+ci_pid=
+ci() {
+	local line rc=
+	if [ -z "$ci_pid" ]; then
+		rm -f "$dir/ci.in" "$dir/ci.out"
+		mkfifo "$dir/ci.in" "$dir/ci.out"
+		java -Xmx2g -jar "$launcher" -nosplash -data "$dir/ws-ci" -pluginCustomization "$dir/ci.ini" \
+			-application dev.branchstate.core.app serve < "$dir/ci.in" > "$dir/ci.out" 2>> "$logs/ci-session.err" &
+		ci_pid=$!
+		exec {ci_in}> "$dir/ci.in" {ci_out}< "$dir/ci.out"
+		while IFS= read -r -u "$ci_out" line && [ "$line" != serving ]; do printf '%s\n' "$line" >> "$logs/ci-session.err"; done
+		[ "$line" = serving ] || fail "CI's IDE session did not start (logs/ci-session.err)"
+	fi
+	(IFS=$'\t'; printf '%s\n' "$*") >&"$ci_in"
+	while IFS= read -r -u "$ci_out" line; do
+		if [[ $line == "$serve_end"* ]]; then rc=${line#"$serve_end"}; break; fi
+		printf '%s\n' "$line"
+	done
+	[ -n "$rc" ] || fail "CI's IDE session ended during '$*' (logs/ci-session.err)"
+	return "$rc"
+}
 session_end_at_exit() { # (the run stopped: the session killed, the store's tmpfs can go)
 	[ -z "${session_pid:-}" ] || { kill -9 "$session_pid" 2>/dev/null; wait "$session_pid" 2>/dev/null; } || true
+	[ -z "${ci_pid:-}" ] || { kill -9 "$ci_pid" 2>/dev/null; wait "$ci_pid" 2>/dev/null; } || true
 	[ -z "${store_pid:-}" ] || { kill "$store_pid" 2>/dev/null; wait "$store_pid" 2>/dev/null; } || true
 	[ -z "${s3_pid:-}" ] || { kill "$s3_pid" 2>/dev/null; wait "$s3_pid" 2>/dev/null; } || true
 }
@@ -421,8 +455,8 @@ git -C "$upstream" config user.email "soak2@branchstate.invalid"
 # filesystem backend, checking AWS Signature V4 with credentials made up for the run (AWS_ACCESS_KEY_ID and
 # AWS_SECRET_ACCESS_KEY: the headless IDE's credentials), a signing key pair (the headless `remote-keys`), the public
 # key pinned in the soak workspace's preferences. CI is a second workspace over the second clone ($upstream, the
-# developer's remote `ci`): the remote step builds, saves and publishes a commit there (one IDE session of the serve
-# mode), and the developer fetches and merges it, the soak session restoring the published state if that leaves less
+# developer's remote `ci`): the remote step builds, saves and publishes a commit there (in CI's IDE session of the
+# serve mode, kept for the run: ci), and the developer fetches and merges it, the soak session restoring the published state if that leaves less
 # to redo.
 say "== the remote store: S3Proxy on 127.0.0.1, a signing key, CI's workspace over the second clone"
 s3jar=$HOME/.m2/repository/org/gaul/s3proxy/4.1.0/s3proxy-4.1.0-jar-with-dependencies.jar
@@ -572,30 +606,39 @@ expect_tree() { expected_porcelain=$(porcelain); expected_print=$(fingerprint); 
 # sees an empty source folder as there and a missing one as a build path error (an uncommitted package move, then
 # `git clean -fdx`, leaves `src/` empty; a checkout then deletes it), so the clean reference's tree has them too
 empty_dirs() { (cd "$repo" && find . -path ./.git -prune -o -type d -empty -not -name bin -not -path '*/bin/*' -print | sort); }
-clean_build() {
-	local key empties
+clean_build() { clean_build_start; clean_build_finish; }
+# clean_build_start: sets $clean; when the tree's reference is not made yet, copies the tree and asks for it: the batch
+# reference is made by its JVM while the driver goes on (the check asks before its build: ecj compiles on the second
+# core while the IDE builds; the kill step before its wait), and clean_build_finish reads the answer. The references
+# made both ways or by the IDE are made here. $clean_us counts the driver's seconds in both (the copy, the wait)
+ref_pending= # (the key of the batch reference asked for and not read yet)
+clean_build_start() {
+	local key empties t0
+	t0=$(now_us)
 	empties=$(empty_dirs)
 	key=$(fingerprint)-$(sha1sum <<<"$empties" | cut -c1-8)
+	[ "$ref_pending" != "$key" ] || { clean=$dir/clean/$key; return 0; }
+	clean_build_finish # (another tree's reference asked for before: its answer read first)
 	clean=$dir/clean/$key
 	[ -f "$clean/problems.txt" ] && return 0
 	n_clean=$((n_clean + 1))
-	local t0 ide_us0=$ide_us sessions0=$step_sessions # (its IDE sessions count as starts, their seconds as the clean
+	local ide_us0=$ide_us sessions0=$step_sessions # (its IDE sessions count as starts, their seconds as the clean
 	# reference's; they are not the step's)
-	t0=$(now_us)
 	rm -rf "$clean"
 	mkdir -p "$clean/tree"
 	(cd "$repo" && git ls-files -z -co --exclude-standard | xargs -0 -r sh -c 'for f; do [ ! -e "$f" ] || printf "%s\0" "$f"; done' _ \
 		| tar --null -T - -cf -) | tar -xf - -C "$clean/tree"
 	(cd "$clean/tree" && xargs -r mkdir -p <<<"$empties")
 	case $reference in
-	batch) batch_reference "$clean" ;;
+	batch) batch_reference_ask "$clean"; ref_pending=$key ;;
 	ide) ide_reference "$clean" ;;
 	both)
 		ide_reference "$clean"
 		rm -rf "$clean.batch" && mkdir -p "$clean.batch/tree"
 		(cd "$clean/tree" && git ls-files -z | tar --null -T - -cf -) | tar -xf - -C "$clean.batch/tree"
 		(cd "$clean.batch/tree" && xargs -r mkdir -p <<<"$empties")
-		batch_reference "$clean.batch"
+		batch_reference_ask "$clean.batch"
+		batch_reference_answer "$clean.batch"
 		local d
 		d=$( { diff <(manifest "$clean/tree") <(manifest "$clean.batch/tree") || true; diff "$clean/problems.txt" "$clean.batch/problems.txt" || true
 			diff -r --label "IDE's fresh index" --label "batch reference's index" "$clean/index" "$clean.batch/index" || true; } )
@@ -605,15 +648,27 @@ clean_build() {
 	esac
 	clean_us=$((clean_us + $(now_us) - t0)) ide_us=$ide_us0 step_sessions=$sessions0
 }
-# batch_reference <folder>: <folder>/tree/bin, problems.txt and index/ from JDT's batch compiler and the Java index's
-# parser (SoakReference), in the run's one reference JVM (started at the first: it keeps only the JIT's work between
-# two references; an answer is waited for however long it takes)
-batch_reference() {
-	local answer
+# clean_build_finish: the batch reference asked for, once made (waits for it)
+clean_build_finish() {
+	[ -n "$ref_pending" ] || return 0
+	local t0
+	t0=$(now_us)
+	batch_reference_answer "$dir/clean/$ref_pending"
+	ref_pending=
+	clean_us=$((clean_us + $(now_us) - t0))
+}
+# batch_reference_ask <folder> / batch_reference_answer <folder>: <folder>/tree/bin, problems.txt and index/ from JDT's
+# batch compiler and the Java index's parser (SoakReference), in the run's one reference JVM (started at the first: it
+# keeps the JIT's work and, per project, the clean builds it made, copied for a project whose inputs are the same);
+# an answer is waited for however long it takes
+batch_reference_ask() {
 	if [ -z "${REF_PID:-}" ]; then
 		coproc REF { exec java -Xmx1g -cp "$reference_cp" dev.branchstate.javaindex.internal.SoakReference --serve 2>> "$logs/reference-jvm.log"; }
 	fi
 	printf '%s\t%s\t%s\n' "$1/tree" "$1" "$jre_release" >&"${REF[1]}"
+}
+batch_reference_answer() {
+	local answer
 	read -r answer <&"${REF[0]}" || { cat "$logs/reference-jvm.log" >&2; fail "the batch reference's JVM ended"; }
 	echo "$answer" > "$1/reference.log"
 	[[ $answer == done* ]] || { cat "$1/reference-failure.txt" >&2 2>/dev/null; fail "the batch reference failed: $answer"; }
@@ -694,9 +749,17 @@ check() {
 	else
 		n_dump_no_session=$((n_dump_no_session + 1)) # (Git work only: the check's commands are the first after it)
 	fi
+	phase_t=$(now_us)
+	clean_build_start # (the batch reference made while the IDE builds)
+	check_phase clean_reference
 	ide build "$repo" --problems > "$log" || { cat "$log" >&2; fail "the build command failed"; }
+	check_phase build
 	if sync_projects; then
+		check_phase import
 		ide build "$repo" --problems > "$log" || { cat "$log" >&2; fail "the build command failed"; }
+		check_phase build
+	else
+		check_phase import
 	fi
 	if jdt_failed; then
 		# not Branchstate's, and what a user meets then is JDT's error marker: they clean the project. The step is not
@@ -719,12 +782,15 @@ check() {
 		fail "the work tree changed during the IDE session (git status or contents): a tracked or user file written"
 	fi
 	# the Java index's dump now, by the session itself (as at exit: once its work is done, each file renamed into place)
+	check_phase build # (the JDT failure's clean build and the tree's checks with it)
 	ide dump "$dir/index-check" > "$logs/dump-$step_no.log" || { cat "$logs/dump-$step_no.log" >&2; fail "the dump command failed"; }
 	[ -f "$dir/index-check/commons-lang.dump" ] || fail "the dump command wrote no dump of the Java index"
 	rm -rf "$dumps" "$dumps.tree" # (a dump at an earlier exit is compared now, never again)
 	rm -f "$ws/.metadata/trace.log"
 	step_sessions=0 step_cmds=0 step_killed=0
-	clean_build
+	check_phase dump
+	clean_build_finish
+	check_phase clean_reference
 	# a project whose build path is broken in this tree (a source folder missing): JDT does not build it, and its
 	# aborted build leaves the output folder as it was (a control workspace without Branchstate keeps the same class
 	# files; step 278 of seed 11). That output is JDT's, not Branchstate's (Branchstate leaves such a project to its
@@ -752,6 +818,7 @@ check() {
 		echo "(clean build: $clean; session log: $log)" >&2
 		fail "derived data differs from a clean build"
 	fi
+	check_phase compare
 	# verify: every archive sound, but the one the driver damaged (deleted here)
 	store_tool verify > "$logs/verify-$step_no.log" || true
 	local corrupt
@@ -801,6 +868,7 @@ check() {
 		sed 's/^/     /' <<<"$left"
 		fail "files left in the store after the IDE started again"
 	fi
+	check_phase store
 	say "   ok: bin/ $(manifest "$repo" | wc -l) files = clean build, $(wc -l < "$dir/problems.txt") problems = clean build," \
 		"Java index ($indexes) = fresh index ($(cat "$clean"/index/*.dump | grep -c '^[^ ]') units);" \
 		"git status as the driver left it; $(tail -1 "$logs/verify-$step_no.log"), $((total / 1024)) kB <= budget"
@@ -1015,10 +1083,11 @@ step_merge() {
 }
 # git cherry-pick of a commit of another branch that the current one lacks
 step_cherry_pick() {
-	local cs c
-	other_branch
-	[ -n "$ob" ] || { step_new_branch; return; }
-	mapfile -t cs < <(git -C "$repo" rev-list --no-merges --max-count=20 "HEAD..$ob")
+	local cs=() c bs
+	# a random branch among those with commits HEAD lacks (most branches of a long run are ancestors of HEAD)
+	mapfile -t bs < <(git -C "$repo" branch --no-merged HEAD --format='%(refname:short)')
+	[ ${#bs[@]} -gt 0 ] && ob=${bs[RANDOM % ${#bs[@]}]} \
+		&& mapfile -t cs < <(git -C "$repo" rev-list --no-merges --max-count=20 "HEAD..$ob")
 	[ ${#cs[@]} -gt 0 ] || { step_commit; return; }
 	commit_pending
 	c=${cs[RANDOM % ${#cs[@]}]}
@@ -1100,10 +1169,9 @@ step_remote() {
 	upstream_edit "$b" "CI's clone"
 	c=$(git -C "$upstream" rev-parse HEAD)
 	# (CI imports the projects of the tree first: a branch may add or remove one)
-	out=$(printf 'import\t%s\nbuild\t%s\nsave\t%s\npublish\t%s\t--signing-key=%s\nexit\n' "$upstream" "$upstream" "$upstream" "$upstream" "$dir/keys/branchstate-signing.pem" \
-		| IDE_ARGS="-pluginCustomization $dir/ci.ini" ws=$dir/ws-ci shared_app serve 2>&1) || true
-	echo "$out" > "$logs/step-$step_no-ci.log"
-	grep -q "^published $c " <<<"$out" || { tail -20 <<<"$out" >&2; fail "CI did not publish the state of $c"; }
+	{ ci import "$upstream" && ci build "$upstream" && ci save "$upstream" \
+		&& ci publish "$upstream" "--signing-key=$dir/keys/branchstate-signing.pem"; } > "$logs/step-$step_no-ci.log" 2>&1 || true
+	grep -q "^published $c " "$logs/step-$step_no-ci.log" || { tail -20 "$logs/step-$step_no-ci.log" >&2; fail "CI did not publish the state of $c"; }
 	n_published=$((n_published + 1))
 	if [ "$tamper" = 1 ]; then
 		# the archive CI published for $c (archives/<commit>-<digest>.bsa; seed 13 step 66 found that "the largest of the
@@ -1344,14 +1412,6 @@ step_kill() {
 		say "   the session had ended before the kill (exit $rc)"
 		session_ended "$rc" "$*"
 	fi
-	if [ $rc = 137 ]; then
-		# the store leaves a writer's temporary file alone for 2 s after its last write (WriterTemporaryFile's
-		# CREATION_GRACE: a file is created before its writer locks it), and so the archive it names: an IDE that
-		# opens the store sooner after a kill keeps what the killed save left until its next start. The check's
-		# session is started no sooner than that after the kill's last write, by the files' times, not a fixed wait
-		# (until issue 34 the verify session's start, seconds later, removed what the check's start had kept)
-		while [ -n "$(find "$store" -type f -newermt '-3 seconds' -print -quit)" ]; do sleep 0.2; done
-	fi
 	if [ -f "$repo/.git/index.lock" ]; then
 		rm -f "$repo/.git/index.lock"
 		say "   removed .git/index.lock left by the killed checkout"
@@ -1362,6 +1422,16 @@ step_kill() {
 		say "   the killed checkout left the work tree half done: git reset --hard"
 	fi
 	expect_tree # the check's session is the IDE started again
+	# (the batch reference of the tree made during the wait below)
+	[ $reference != batch ] || clean_build_start
+	if [ $rc = 137 ]; then
+		# the store leaves a writer's temporary file alone for 2 s after its last write (WriterTemporaryFile's
+		# CREATION_GRACE: a file is created before its writer locks it), and so the archive it names: an IDE that
+		# opens the store sooner after a kill keeps what the killed save left until its next start. The check's
+		# session is started no sooner than that after the kill's last write, by the files' times, not a fixed wait
+		# (until issue 34 the verify session's start, seconds later, removed what the check's start had kept)
+		while [ -n "$(find "$store" -type f -newermt '-3 seconds' -print -quit)" ]; do sleep 0.2; done
+	fi
 }
 # full disk: the store's file system filled to a few hundred kB (less than an archive) before a save or a switch
 # that saves; the save must fail cleanly: no catalog entry for a partial archive, no file left behind, the
@@ -1532,6 +1602,12 @@ for ((step_no = 1; step_no <= steps; step_no++)); do
 done
 step_no=$steps
 session_stop
+if [ -n "$ci_pid" ]; then # (CI's session closed as the IDE closes; its exit status is CI's, not the check's)
+	printf 'exit\n' >&"$ci_in"
+	cat <&"$ci_out" >> "$logs/ci-session.err"
+	wait "$ci_pid" || say "   (CI's IDE session exited with $? when closed: logs/ci-session.err)"
+	ci_pid=
+fi
 summary
 if [ $require_each = 1 ] && { [ $n_kills = 0 ] || [ $n_damaged = 0 ] || [ $n_full = 0 ]; }; then
 	echo "soak: the run did not kill the IDE, damage an archive and fill the disk at least once each (--require-each)" >&2
