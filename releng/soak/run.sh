@@ -614,11 +614,11 @@ clean_build() { clean_build_start; clean_build_finish; }
 ref_pending= # (the key of the batch reference asked for and not read yet)
 clean_build_start() {
 	local key empties t0
-	t0=$(now_us)
 	empties=$(empty_dirs)
 	key=$(fingerprint)-$(sha1sum <<<"$empties" | cut -c1-8)
 	[ "$ref_pending" != "$key" ] || { clean=$dir/clean/$key; return 0; }
 	clean_build_finish # (another tree's reference asked for before: its answer read first)
+	t0=$(now_us)
 	clean=$dir/clean/$key
 	[ -f "$clean/problems.txt" ] && return 0
 	n_clean=$((n_clean + 1))
