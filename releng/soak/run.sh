@@ -952,6 +952,9 @@ step_new_branch() {
 }
 step_commit() {
 	java_edit
+	# (an edit that undoes an uncommitted one, a source folder put back on the build path, leaves nothing to commit:
+	# seed 5, step 11; another edit then)
+	while [ -z "$(porcelain)" ]; do java_edit; done
 	git -C "$repo" add -A && git -C "$repo" commit -q -m "soak step $step_no: $edit"
 	step_name="commit: $edit"
 	announce
