@@ -1012,11 +1012,14 @@ step_pull() {
 }
 # resolve_conflicts: every conflicted file as the commit being applied has it (deleted when it deletes it, or when the
 # index has no version of it left: a rename/delete conflict), staged
+# (the list read whole first, by a `git diff` that takes no optional lock: fed to the loop as it ran, `git diff` went on
+# after its output to refresh the index under index.lock, and the loop's `git rm` met that lock: seed 11, step 579)
 resolve_conflicts() {
-	local f
-	while IFS= read -r f; do
+	local f conflicted
+	mapfile -t conflicted < <(git --no-optional-locks -C "$repo" diff --name-only --diff-filter=U)
+	for f in "${conflicted[@]}"; do
 		git -C "$repo" checkout -q --theirs -- "$f" 2>/dev/null && git -C "$repo" add -- "$f" || git -C "$repo" rm -q -f --ignore-unmatch -- "$f" > /dev/null
-	done < <(git -C "$repo" diff --name-only --diff-filter=U)
+	done
 }
 # git_in_progress <operation>: what a rebase, merge, cherry-pick or revert left to do, resolved or aborted (a third of
 # the time, or after 20 rounds of conflicts); sets $how
