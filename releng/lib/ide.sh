@@ -1,6 +1,7 @@
-# Shared by the demo (releng/demo/demo.sh) and the end-to-end benchmark (releng/bench/e2e/run.sh), sourced after
-# `set -euo pipefail` with $root set to the project root: a fresh IDE with Branchstate installed from its update site,
-# its headless commands, and the measured branch switches with the same table columns and the median of rounds.
+# Shared by the demo (releng/demo/demo.sh), the end-to-end benchmark (releng/bench/e2e/run.sh), the plug-in run
+# (releng/pde/run.sh) and the soak (releng/soak/run.sh), sourced after `set -euo pipefail` with $root set to the
+# project root: a fresh IDE with Branchstate installed from its update site, its headless commands, Java and plug-in
+# projects, and the measured branch switches with the same table columns and the median of rounds.
 
 # install_ide <folder> <installable units, comma-separated> [<product>]: a fresh copy of the IDE product (Eclipse
 # without Branchstate: dev.branchstate.ide, or dev.branchstate.ide.pde, the same with PDE) in <folder>/eclipse,
@@ -65,6 +66,30 @@ plugin_classpath() {
 		<classpathentry kind="output" path="bin"/>
 	</classpath>
 	EOC
+}
+
+# plugin <folder> <symbolic name> <manifest headers> [api]: .project (Java and plug-in natures; JDT's, PDE's manifest
+# and schema builders, API Tools' analysis with "api"), .classpath (the JRE, "Plug-in Dependencies", src, bin),
+# build.properties
+plugin() {
+	local folder=$1 name=$2 headers=$3 api=${4:-}
+	mkdir -p "$folder/META-INF" "$folder/src"
+	{
+		echo '<?xml version="1.0" encoding="UTF-8"?>'
+		echo "<projectDescription><name>$name</name><comment></comment><projects></projects><buildSpec>"
+		for b in org.eclipse.jdt.core.javabuilder org.eclipse.pde.ManifestBuilder org.eclipse.pde.SchemaBuilder; do
+			echo "<buildCommand><name>$b</name><arguments></arguments></buildCommand>"
+		done
+		[ -z "$api" ] || echo '<buildCommand><name>org.eclipse.pde.api.tools.apiAnalysisBuilder</name><arguments></arguments></buildCommand>'
+		echo '</buildSpec><natures><nature>org.eclipse.pde.PluginNature</nature><nature>org.eclipse.jdt.core.javanature</nature>'
+		[ -z "$api" ] || echo '<nature>org.eclipse.pde.api.tools.apiAnalysisNature</nature>'
+		echo '</natures></projectDescription>'
+	} > "$folder/.project"
+	plugin_classpath "$folder"
+	printf 'Manifest-Version: 1.0\nBundle-ManifestVersion: 2\nBundle-Name: %s\nBundle-SymbolicName: %s;singleton:=true\nBundle-Version: 1.0.0.qualifier\n%s\n' \
+		"$name" "$name" "$headers" > "$folder/META-INF/MANIFEST.MF"
+	printf 'source.. = src/\noutput.. = bin/\nbin.includes = META-INF/,.%s\n' \
+		"$([ -f "$folder/plugin.xml" ] && echo ',plugin.xml' || true)$([ -d "$folder/schema" ] && echo ',schema/' || true)" > "$folder/build.properties"
 }
 
 # probe_commit <repository> <project folder>...: the commit after B (B2) in the work tree's current branch: one more

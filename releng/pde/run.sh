@@ -80,30 +80,6 @@ echo "== pde switches=$n_switches divergences=$n_divergences pde_own_divergences
 
 # ------------------------------------------------------------------------------------------------ the repository
 
-# plugin <folder> <symbolic name> <manifest headers> [api]: .project (Java and plug-in natures; JDT's, PDE's manifest
-# and schema builders, API Tools' analysis with "api"), .classpath (the JRE, "Plug-in Dependencies", src, bin),
-# build.properties
-plugin() {
-	local folder=$1 name=$2 headers=$3 api=${4:-}
-	mkdir -p "$folder/META-INF" "$folder/src"
-	{
-		echo '<?xml version="1.0" encoding="UTF-8"?>'
-		echo "<projectDescription><name>$name</name><comment></comment><projects></projects><buildSpec>"
-		for b in org.eclipse.jdt.core.javabuilder org.eclipse.pde.ManifestBuilder org.eclipse.pde.SchemaBuilder; do
-			echo "<buildCommand><name>$b</name><arguments></arguments></buildCommand>"
-		done
-		[ -z "$api" ] || echo '<buildCommand><name>org.eclipse.pde.api.tools.apiAnalysisBuilder</name><arguments></arguments></buildCommand>'
-		echo '</buildSpec><natures><nature>org.eclipse.pde.PluginNature</nature><nature>org.eclipse.jdt.core.javanature</nature>'
-		[ -z "$api" ] || echo '<nature>org.eclipse.pde.api.tools.apiAnalysisNature</nature>'
-		echo '</natures></projectDescription>'
-	} > "$folder/.project"
-	plugin_classpath "$folder"
-	printf 'Manifest-Version: 1.0\nBundle-ManifestVersion: 2\nBundle-Name: %s\nBundle-SymbolicName: %s;singleton:=true\nBundle-Version: 1.0.0.qualifier\n%s\n' \
-		"$name" "$name" "$headers" > "$folder/META-INF/MANIFEST.MF"
-	printf 'source.. = src/\noutput.. = bin/\nbin.includes = META-INF/,.%s\n' \
-		"$([ -f "$folder/plugin.xml" ] && echo ',plugin.xml' || true)$([ -d "$folder/schema" ] && echo ',schema/' || true)" > "$folder/build.properties"
-}
-
 java_file() { mkdir -p "$(dirname "$1")"; cat > "$1"; }
 
 commit() { git -C "$repo" add -A && git -C "$repo" -c user.name=pde -c user.email=pde@branchstate.invalid commit -q -m "$1"; }

@@ -2,7 +2,11 @@
 // would hold after importing the tree's Java projects (the tree itself, or every folder with a .project, as the headless
 // import finds them) and building them, made in one plain JVM. Each project is compiled after the projects on its build
 // path, against what JDT's resolved classpath shows of them: their output folders, their exported libraries and
-// projects.
+// projects. A plug-in project's "Plug-in Dependencies" (PDE's container org.eclipse.pde.core.requiredPlugins) is
+// resolved as PDE resolves it for bundles of the workspace: each bundle its MANIFEST.MF requires (Require-Bundle) is
+// the project whose Bundle-SymbolicName that is, read through the access rules PDE gives that project entry (its
+// exported packages accessible, everything else forbidden: PDEClasspathContainer.getAccessRules). A required bundle
+// outside the tree (the target platform's) is not modelled: the reference fails then.
 //
 //   java -cp <ecj.jar>:<the installed IDE's plug-ins> dev.branchstate.javaindex.internal.SoakReference \
 //        <tree> <out folder> <JRE release>
@@ -93,8 +97,11 @@ public final class SoakReference {
 
 	/** A Java project of the tree as its .project and .classpath describe it. */
 	private record Project(String name, Path dir, List<String> sources, List<Path> libraries, List<Path> exportedLibraries,
-			List<String> required, List<String> exportedRequired, Path output) {
+			List<String> required, List<String> exportedRequired, Path output, Map<String, String> accessRules) {
 	}
+
+	/** PDE's "Plug-in Dependencies" container: the bundles of MANIFEST.MF's Require-Bundle as project entries. */
+	private static final String REQUIRED_PLUGINS = "org.eclipse.pde.core.requiredPlugins";
 
 	private static String reference(Path tree, Path out, String release) throws Exception {
 		Files.createDirectories(out);
@@ -194,16 +201,10 @@ public final class SoakReference {
 		text.accept(project.name());
 		text.accept(tree.relativize(project.dir()).toString());
 		digestFolder(project.dir(), project.output(), text, digest);
-		java.util.Set<Path> classpath = new java.util.LinkedHashSet<>(project.libraries());
-		for (String name : project.required()) {
-			Project required = projects.get(name);
-			if (required != null) {
-				visibleOf(required, projects, classpath);
-			}
-		}
-		for (Path entry : classpath) {
+		for (var e : classpath(project, projects).entrySet()) {
+			Path entry = e.getKey();
 			String built = outputInputs.get(entry);
-			text.accept(entry.toString());
+			text.accept(entry + e.getValue());
 			if (built != null) {
 				text.accept("output of " + built);
 			} else if (Files.isDirectory(entry)) {
@@ -256,8 +257,14 @@ public final class SoakReference {
 		});
 		dirs.sort(null);
 		Map<String, Path> byName = new java.util.LinkedHashMap<>();
+		Map<String, String> projectOfBundle = new HashMap<>();
 		for (Path dir : dirs) {
-			byName.put(projectName(dir), dir);
+			String name = projectName(dir);
+			byName.put(name, dir);
+			java.util.jar.Attributes manifest = bundleManifest(dir);
+			if (manifest != null && manifest.getValue("Bundle-SymbolicName") != null) {
+				projectOfBundle.put(clauses(manifest.getValue("Bundle-SymbolicName")).get(0), name);
+			}
 		}
 		Map<String, Project> projects = new java.util.LinkedHashMap<>();
 		for (var e : byName.entrySet()) {
@@ -267,8 +274,9 @@ public final class SoakReference {
 			List<Path> exportedLibraries = new ArrayList<>();
 			List<String> required = new ArrayList<>();
 			List<String> exportedRequired = new ArrayList<>();
+			Map<String, String> accessRules = new HashMap<>();
 			String output = "bin";
-			for (Map<String, String> entry : classpath(dir)) {
+			for (Map<String, String> entry : classpathEntries(dir)) {
 				String path = entry.get("path");
 				boolean exported = "true".equals(entry.get("exported"));
 				switch (entry.getOrDefault("kind", "")) {
@@ -293,13 +301,81 @@ public final class SoakReference {
 					}
 				}
 				case "output" -> output = path;
-				default -> { /* the JRE container: --release */ }
+				case "con" -> {
+					if (REQUIRED_PLUGINS.equals(path)) {
+						requiredBundles(dir, byName, projectOfBundle, required, accessRules);
+					} // else the JRE container: --release
+				}
+				default -> throw new IOException("a classpath entry of kind " + entry.get("kind") + " in " + dir
+						+ ": not modelled by the soak's reference");
 				}
 			}
 			projects.put(e.getKey(), new Project(e.getKey(), dir, sources, libraries, exportedLibraries, required,
-					exportedRequired, dir.resolve(output)));
+					exportedRequired, dir.resolve(output), accessRules));
 		}
 		return projects;
+	}
+
+	/**
+	 * What "Plug-in Dependencies" holds for a plug-in project: a project entry per bundle of the tree that its manifest
+	 * requires, with PDE's access rules (ecj's syntax): each package that bundle exports accessible, everything else
+	 * forbidden.
+	 */
+	private static void requiredBundles(Path dir, Map<String, Path> byName, Map<String, String> projectOfBundle,
+			List<String> required, Map<String, String> accessRules) throws IOException {
+		java.util.jar.Attributes manifest = bundleManifest(dir);
+		if (manifest == null) {
+			throw new IOException("no META-INF/MANIFEST.MF in the plug-in project " + dir);
+		}
+		if (manifest.getValue("Import-Package") != null) {
+			throw new IOException("Import-Package in " + dir + ": not modelled by the soak's reference");
+		}
+		for (String bundle : clauses(manifest.getValue("Require-Bundle"))) {
+			String project = projectOfBundle.get(bundle);
+			if (project == null) {
+				throw new IOException(dir + " requires the bundle " + bundle + ", which is no project of the tree: not"
+						+ " modelled by the soak's reference");
+			}
+			required.add(project);
+			StringBuilder rules = new StringBuilder("[");
+			for (String exported : clauses(bundleManifest(byName.get(project)).getValue("Export-Package"))) {
+				rules.append('+').append(exported.replace('.', '/')).append("/*").append(java.io.File.pathSeparator);
+			}
+			accessRules.put(project, rules.append("-**/*]").toString());
+		}
+	}
+
+	/** @return the main attributes of the project's META-INF/MANIFEST.MF, null when there is none */
+	private static java.util.jar.Attributes bundleManifest(Path dir) throws IOException {
+		Path file = dir.resolve("META-INF/MANIFEST.MF");
+		if (!Files.isRegularFile(file)) {
+			return null;
+		}
+		try (var in = Files.newInputStream(file)) {
+			return new java.util.jar.Manifest(in).getMainAttributes();
+		}
+	}
+
+	/**
+	 * @return the names of a manifest header's clauses (attributes and directives left out), none for no header; a
+	 *         directive the reference does not model (x-internal, x-friends, visibility, resolution) fails it
+	 */
+	private static List<String> clauses(String header) throws IOException {
+		List<String> names = new ArrayList<>();
+		if (header == null) {
+			return names;
+		}
+		for (String clause : header.split(",")) {
+			String[] parts = clause.trim().split(";");
+			for (int i = 1; i < parts.length; i++) {
+				if (parts[i].contains(":=") && !parts[i].trim().startsWith("singleton:=")) {
+					throw new IOException("the directive " + parts[i].trim() + " in " + header
+							+ ": not modelled by the soak's reference");
+				}
+			}
+			names.add(parts[0].trim());
+		}
+		return names;
 	}
 
 	/** The projects, each after the projects on its build path (JDT's build order; the soak makes no cycle). */
@@ -331,14 +407,30 @@ public final class SoakReference {
 	}
 
 	/**
-	 * What a project reading the given project sees of it (JDT's resolved classpath): its output folder, its exported
-	 * libraries and what the projects it exports show.
+	 * A project's resolved classpath but the JRE (JDT's): its libraries, then what each project on its build path shows
+	 * of itself; each entry with its access rules in ecj's syntax ("" for none).
 	 */
-	private static void visibleOf(Project p, Map<String, Project> projects, java.util.Set<Path> into) {
-		into.add(p.output());
-		into.addAll(p.exportedLibraries());
+	private static Map<Path, String> classpath(Project project, Map<String, Project> projects) {
+		Map<Path, String> classpath = new java.util.LinkedHashMap<>();
+		project.libraries().forEach(l -> classpath.putIfAbsent(l, ""));
+		for (String name : project.required()) {
+			Project required = projects.get(name);
+			if (required != null) {
+				visibleOf(required, projects, project.accessRules().getOrDefault(name, ""), classpath);
+			}
+		}
+		return classpath;
+	}
+
+	/**
+	 * What a project reading the given project sees of it (JDT's resolved classpath): its output folder, its exported
+	 * libraries and what the projects it exports show, each through the access rules of the entry that reads it.
+	 */
+	private static void visibleOf(Project p, Map<String, Project> projects, String rules, Map<Path, String> into) {
+		into.putIfAbsent(p.output(), rules);
+		p.exportedLibraries().forEach(l -> into.putIfAbsent(l, rules));
 		for (String name : p.exportedRequired()) {
-			visibleOf(projects.get(name), projects, into);
+			visibleOf(projects.get(name), projects, rules, into);
 		}
 	}
 
@@ -351,14 +443,11 @@ public final class SoakReference {
 			List<String> problems, java.util.Set<String> broken) throws Exception {
 		Path bin = project.output();
 		Files.createDirectories(bin);
-		java.util.Set<Path> classpath = new java.util.LinkedHashSet<>(project.libraries());
-		for (String name : project.required()) {
-			visibleOf(projects.get(name), projects, classpath);
-		}
+		Map<Path, String> classpath = classpath(project, projects);
 		String folder = tree.relativize(project.dir()).toString();
 		folder = folder.isEmpty() ? "." : folder;
 		for (Project other : projects.values()) {
-			if (broken.contains(other.name()) && classpath.contains(other.output())) {
+			if (broken.contains(other.name()) && classpath.containsKey(other.output())) {
 				// JDT: "The project cannot be built until its prerequisite ... is built", for the first of them in an
 				// order the soak does not model; its edits never break a project that another reads
 				throw new IOException(project.name() + " reads " + other.name()
@@ -409,7 +498,8 @@ public final class SoakReference {
 				"-d", bin.toString(), "-log", log.toString()));
 		if (!classpath.isEmpty()) {
 			ecj.add("-classpath");
-			ecj.add(String.join(java.io.File.pathSeparator, classpath.stream().map(Path::toString).toList()));
+			ecj.add(String.join(java.io.File.pathSeparator,
+					classpath.entrySet().stream().map(e -> e.getKey() + e.getValue()).toList()));
 		}
 		List<Path> javaFiles = new ArrayList<>();
 		for (String source : project.sources()) {
@@ -450,6 +540,10 @@ public final class SoakReference {
 						continue; // a task marker, not a problem
 					}
 					String message = ((Element) p.getElementsByTagName("message").item(0)).getAttribute("value");
+					for (Project other : projects.values()) { // (the access rules of a project entry: JDT names the project)
+						message = message.replace("(restriction on classpath entry '" + other.output() + "')",
+								"(restriction on required project '" + other.name() + "')");
+					}
 					problems.add(path + ":" + p.getAttribute("line") + " " + p.getAttribute("severity").toLowerCase()
 							+ " id=" + id + " org.eclipse.jdt.core.problem " + message.replace('\n', ' '));
 				}
@@ -499,7 +593,7 @@ public final class SoakReference {
 		return m.group(1);
 	}
 
-	private static List<Map<String, String>> classpath(Path tree) throws IOException {
+	private static List<Map<String, String>> classpathEntries(Path tree) throws IOException {
 		List<Map<String, String>> entries = new ArrayList<>();
 		Matcher e = ENTRY.matcher(Files.readString(tree.resolve(".classpath")));
 		while (e.find()) {

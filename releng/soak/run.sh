@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Differential-correctness soak (issues 12 and 34): seeded random steps of real Git work on three real Java projects
-# with project references (Commons Lang and two that read it: see "the repository" below) built by JDT in an IDE with Branchstate, Branchstate for Java and the Java index installed from the update site; after every step
+# with project references (Commons Lang and two that read it) and a pair of plug-in projects (see "the repository"
+# below) built by JDT and PDE in the committers' IDE with Branchstate, Branchstate for Java and the Java index
+# installed from the update site; after every step
 # the workspace's derived data (the output folder byte for byte, the problem markers, the Java index's dump) must
 # equal a clean JDT build and a fresh index of the same working tree: JDT's batch compiler and the index's own parser in
 # a plain JVM (SoakReference.java; --reference ide: an import and a build in a second workspace of the IDE;
@@ -23,7 +25,8 @@
 # new branch, a commit of an edit (add a method, add a file, delete an unreferenced file, change a method body, change
 # a constant another project inlines, rename an upstream API method and back: breaks and fixes the downstream project,
 # a library and a source folder off and on the build path in .classpath, a compiler setting in .settings, move a
-# package, rename a file), an uncommitted edit, reset --hard, stash and pop, a fast-forward pull from a second clone,
+# package, rename a file; in the plug-in pair a manifest change and a constant read through "Plug-in Dependencies"),
+# an uncommitted edit, reset --hard, stash and pop, a fast-forward pull from a second clone,
 # rebase, merge (fast-forward or a merge commit), cherry-pick and revert (each clean, or with conflicts resolved or
 # aborted), bisect (start, verdicts, each checkout checked, reset), git worktree add (a commit and a checkout in the
 # second work tree), git clean -fdx under the IDE (then Project > Clean), a state CI publishes to a remote store (S3Proxy)
@@ -148,7 +151,9 @@ say "== installing Branchstate, Branchstate for Java and the Java index into a f
 umount "$dir/store" 2>/dev/null || true
 rm -rf "$dir"
 mkdir -p "$logs"
-install_ide "$dir" dev.branchstate.feature.feature.group,dev.branchstate.jdt.feature.feature.group,dev.branchstate.examples.feature.feature.group
+# (the committers' IDE: the plug-in pair needs PDE's builders and "Plug-in Dependencies")
+install_ide "$dir" dev.branchstate.feature.feature.group,dev.branchstate.jdt.feature.feature.group,dev.branchstate.examples.feature.feature.group \
+	dev.branchstate.ide.pde
 # the batch reference (clean_build): Maven Central's ecj of the installed IDE's JDT compiler (the same bundle,
 # org.eclipse.jdt.core.compiler.batch, to the qualifier), SoakReference compiled against the installed plug-ins
 jre_release=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$JAVA_HOME/release") # the JDK the IDE runs on: its JRE container
@@ -346,14 +351,18 @@ session_end_at_exit() { # (the run stopped: the session killed, the store's tmpf
 	[ -z "${s3_pid:-}" ] || { kill "$s3_pid" 2>/dev/null; wait "$s3_pid" 2>/dev/null; } || true
 }
 
-say "== the repository: three Java projects with project references (JRE container, bin/ ignored)"
+say "== the repository: three Java projects with project references and a plug-in pair (JRE container, bin/ ignored)"
 # - commons-lang: Apache Commons Lang 3.18.0 sources;
 # - soak-api: reads commons-lang and exports it, exports a library (lib/soak-lib.jar), a second source folder (src2,
 #   on and off the build path), a compile-time constant (Api.LEVEL) and a method (Api.name, renamed and back: an API
 #   change that breaks soak-app and fixes it);
 # - soak-app: reads soak-api only (commons-lang and the library through its exports), inlines Api.LEVEL, calls
 #   Api.name, reads a library of its own (lib/extra.jar, on and off the build path), has an unused import whose
-#   severity its .settings change (warning, error, ignore), a package that moves (soak.app, soak.moved)
+#   severity its .settings change (warning, error, ignore), a package that moves (soak.app, soak.moved);
+# - the plug-in pair, built by JDT and PDE's manifest and schema builders: soak.plugin.api exports its package (and
+#   stops exporting it, and exports it again: a manifest change), soak.plugin.app requires it (Require-Bundle: its
+#   "Plug-in Dependencies"), inlines its constant Bundled.LEVEL and calls Bundled.name; when the package is not
+#   exported those reads are access restrictions (errors)
 repo=$dir/repo
 jar=$HOME/.m2/repository/org/apache/commons/commons-lang3/3.18.0/commons-lang3-3.18.0-sources.jar
 if [ ! -f "$jar" ]; then
@@ -440,8 +449,38 @@ public final class App {
 EOJ
 printf 'package soak.app;\n\n/** Reads the library lib/extra.jar, on and off the build path. */\nfinal class UsesExtra {\n    static String extra() { return soakextra.Extra.extra(); }\n}\n' > "$app_/src/soak/app/UsesExtra.java"
 printf 'eclipse.preferences.version=1\norg.eclipse.jdt.core.compiler.problem.unusedImport=warning\n' > "$app_/.settings/org.eclipse.jdt.core.prefs"
+plugin "$repo/plugin-api" soak.plugin.api 'Export-Package: soak.plugin.api
+Automatic-Module-Name: soak.plugin.api'
+plugin "$repo/plugin-app" soak.plugin.app 'Require-Bundle: soak.plugin.api
+Automatic-Module-Name: soak.plugin.app'
+mkdir -p "$repo/plugin-api/src/soak/plugin/api" "$repo/plugin-app/src/soak/plugin/app"
+cat > "$repo/plugin-api/src/soak/plugin/api/Bundled.java" <<-'EOJ'
+package soak.plugin.api;
+
+/** The plug-in pair's upstream bundle: a constant soak.plugin.app inlines, a method it calls. */
+public final class Bundled {
+    public static final int LEVEL = 1; // soak plug-in constant
+    public static String name() { return "bundled"; }
+}
+EOJ
+cat > "$repo/plugin-app/src/soak/plugin/app/Reads.java" <<-'EOJ'
+package soak.plugin.app;
+
+import soak.plugin.api.Bundled;
+
+/** Reads soak.plugin.api through "Plug-in Dependencies": its constant (inlined) and its method. */
+public final class Reads {
+    static int level() {
+        switch (Bundled.LEVEL) {
+        case Bundled.LEVEL: return Bundled.LEVEL + 1;
+        default: return 0;
+        }
+    }
+    static String name() { return Bundled.name(); }
+}
+EOJ
 git -C "$repo" add -A
-git -C "$repo" commit -q -m "Apache Commons Lang 3.18.0 sources, soak-api and soak-app"
+git -C "$repo" commit -q -m "Apache Commons Lang 3.18.0 sources, soak-api and soak-app, the plug-in pair"
 say "$(git -C "$repo" ls-files | wc -l) tracked files in $(git -C "$repo" ls-files '*.project' | wc -l) projects"
 store_start
 app import "$repo" > "$logs/import.log" || { cat "$logs/import.log"; fail "import failed"; }
@@ -498,9 +537,9 @@ mapfile -t finals < <(cd "$repo" && git ls-files commons-lang/src | grep '\.java
 java_edit() {
 	local kind file n=$RANDOM soak_files
 	mapfile -t soak_files < <(cd "$repo" && ls $soak_pkg/*.java 2>/dev/null || true)
-	kind=$((RANDOM % 11))
-	local each_edit=(0 1 10 3 4 5 6 7 8 9 2) # (--each-kind: every kind of edit first, each after what it needs)
-	if [ $each_kind = 1 ] && [ $n_edits -lt 11 ]; then kind=${each_edit[n_edits]}; fi
+	kind=$((RANDOM % 13))
+	local each_edit=(0 1 10 3 4 5 6 7 8 9 2 11 12) # (--each-kind: every kind of edit first, each after what it needs)
+	if [ $each_kind = 1 ] && [ $n_edits -lt ${#each_edit[@]} ]; then kind=${each_edit[n_edits]}; fi
 	n_edits=$((n_edits + 1))
 	if [[ $kind =~ ^(2|10)$ ]] && [ ${#soak_files[@]} = 0 ]; then kind=1; fi
 	if [ "$kind" = 3 ] && [ ${#soak_files[@]} = 0 ] && ! grep -rqs 'soakValue' "$repo/commons-lang/src"; then kind=0; fi
@@ -586,6 +625,19 @@ java_edit() {
 		sed "s/\b$old_class\b/$new_class/g" "$repo/$file" > "$repo/$soak_pkg/$new_class.java"
 		rm "$repo/$file"
 		edit="rename $file to $new_class.java" ;;
+	11) # the plug-in pair's manifest: soak.plugin.api stops exporting its package (PDE's access rules then forbid
+		# soak.plugin.app's reads: errors) or exports it again
+		local mf=plugin-api/META-INF/MANIFEST.MF
+		if grep -q '^Export-Package: ' "$repo/$mf"; then
+			sed -i '/^Export-Package: /d' "$repo/$mf"
+			edit="soak.plugin.api stops exporting its package ($mf): soak.plugin.app's reads forbidden"
+		else
+			sed -i 's/^Automatic-Module-Name: /Export-Package: soak.plugin.api\n&/' "$repo/$mf"
+			edit="soak.plugin.api exports its package again ($mf)"
+		fi ;;
+	12) # change the constant soak.plugin.app inlines (through "Plug-in Dependencies")
+		sed -i -E "s/LEVEL = [0-9]+/LEVEL = $((n % 1000))/" "$repo/plugin-api/src/soak/plugin/api/Bundled.java"
+		edit="change the constant Bundled.LEVEL to $((n % 1000)) in soak.plugin.api" ;;
 	esac
 }
 
