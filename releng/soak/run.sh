@@ -533,6 +533,11 @@ n_edits=0
 mapfile -t finals < <(cd "$repo" && git ls-files commons-lang/src | grep '\.java$' | xargs grep -l -E '^public final class ' | sort)
 # Random choices are drawn in the main shell only ($((RANDOM % n)), never inside $(...): bash reseeds RANDOM in
 # subshells), so that a seed replays the same steps.
+# toggle_edit <file> <pattern> <sed script> <what it did> <sed script> <what it did>: an edit that takes something
+# off when a line of the file (in the work tree) matches the pattern (the first script), else puts it on (the second)
+toggle_edit() {
+	if grep -q -e "$2" "$repo/$1"; then sed -i "$3" "$repo/$1"; edit=$4; else sed -i "$5" "$repo/$1"; edit=$6; fi
+}
 # A valid Java edit of the working tree; sets $edit to what it did.
 java_edit() {
 	local kind file n=$RANDOM soak_files
@@ -582,29 +587,19 @@ java_edit() {
 		sed -i -E "s/LEVEL = [0-9]+/LEVEL = $((n % 1000))/" "$repo/$api_java"
 		edit="change the constant Api.LEVEL to $((n % 1000)) in soak-api" ;;
 	5) # an API change upstream: rename Api.name (soak-app's call breaks) or name it back (fixed)
-		if grep -q 'String name()' "$repo/$api_java"; then
-			sed -i 's/String name()/String title()/' "$repo/$api_java"
-			edit="rename Api.name to Api.title in soak-api (breaks soak-app)"
-		else
-			sed -i 's/String title()/String name()/' "$repo/$api_java"
-			edit="rename Api.title back to Api.name in soak-api (fixes soak-app)"
-		fi ;;
+		toggle_edit "$api_java" 'String name()' \
+			's/String name()/String title()/' "rename Api.name to Api.title in soak-api (breaks soak-app)" \
+			's/String title()/String name()/' "rename Api.title back to Api.name in soak-api (fixes soak-app)" ;;
 	6) # .classpath: soak-app's library off the build path (UsesExtra breaks) or on again
-		if grep -q 'lib/extra.jar' "$repo/soak-app/.classpath"; then
-			sed -i '/lib\/extra.jar/d' "$repo/soak-app/.classpath"
-			edit="remove the library lib/extra.jar from soak-app's .classpath"
-		else
-			sed -i 's|\(.*\)<classpathentry kind="output"|\1<classpathentry kind="lib" path="lib/extra.jar"/>\n&|' "$repo/soak-app/.classpath"
-			edit="add the library lib/extra.jar to soak-app's .classpath"
-		fi ;;
+		toggle_edit soak-app/.classpath 'lib/extra.jar' \
+			'/lib\/extra.jar/d' "remove the library lib/extra.jar from soak-app's .classpath" \
+			's|\(.*\)<classpathentry kind="output"|\1<classpathentry kind="lib" path="lib/extra.jar"/>\n&|' \
+			"add the library lib/extra.jar to soak-app's .classpath" ;;
 	7) # .classpath: soak-api's second source folder off the build path or on again
-		if grep -q 'path="src2"' "$repo/soak-api/.classpath"; then
-			sed -i '/path="src2"/d' "$repo/soak-api/.classpath"
-			edit="remove the source folder src2 from soak-api's .classpath"
-		else
-			sed -i 's|\(.*\)<classpathentry kind="src" path="src"/>|&\n\1<classpathentry kind="src" path="src2"/>|' "$repo/soak-api/.classpath"
-			edit="add the source folder src2 to soak-api's .classpath"
-		fi ;;
+		toggle_edit soak-api/.classpath 'path="src2"' \
+			'/path="src2"/d' "remove the source folder src2 from soak-api's .classpath" \
+			's|\(.*\)<classpathentry kind="src" path="src"/>|&\n\1<classpathentry kind="src" path="src2"/>|' \
+			"add the source folder src2 to soak-api's .classpath" ;;
 	8) # a compiler setting in .settings: the unused import's severity (warning, error, ignore)
 		local prefs=soak-app/.settings/org.eclipse.jdt.core.prefs severity next
 		severity=$(sed -n 's/^org.eclipse.jdt.core.compiler.problem.unusedImport=//p' "$repo/$prefs")
@@ -627,14 +622,9 @@ java_edit() {
 		edit="rename $file to $new_class.java" ;;
 	11) # the plug-in pair's manifest: soak.plugin.api stops exporting its package (PDE's access rules then forbid
 		# soak.plugin.app's reads: errors) or exports it again
-		local mf=plugin-api/META-INF/MANIFEST.MF
-		if grep -q '^Export-Package: ' "$repo/$mf"; then
-			sed -i '/^Export-Package: /d' "$repo/$mf"
-			edit="soak.plugin.api stops exporting its package ($mf): soak.plugin.app's reads forbidden"
-		else
-			sed -i 's/^Automatic-Module-Name: /Export-Package: soak.plugin.api\n&/' "$repo/$mf"
-			edit="soak.plugin.api exports its package again ($mf)"
-		fi ;;
+		toggle_edit plugin-api/META-INF/MANIFEST.MF '^Export-Package: ' \
+			'/^Export-Package: /d' "soak.plugin.api stops exporting its package (its MANIFEST.MF): soak.plugin.app's reads forbidden" \
+			's/^Automatic-Module-Name: /Export-Package: soak.plugin.api\n&/' "soak.plugin.api exports its package again (its MANIFEST.MF)" ;;
 	12) # change the constant soak.plugin.app inlines (through "Plug-in Dependencies")
 		sed -i -E "s/LEVEL = [0-9]+/LEVEL = $((n % 1000))/" "$repo/plugin-api/src/soak/plugin/api/Bundled.java"
 		edit="change the constant Bundled.LEVEL to $((n % 1000)) in soak.plugin.api" ;;
