@@ -270,6 +270,62 @@ class ApplicationTest {
 		}
 	}
 
+	/**
+	 * {@code import} after an IDE was killed between a project's removal (a checkout to a branch without it: the
+	 * switch removes it, and core.resources deletes its metadata area at once) and core.resources' next snapshot: it
+	 * started with the project in its tree, closed at its default location, without a metadata area or a description.
+	 * When a checkout brings the project back, the import removes that project and imports the one of the work tree.
+	 * Found by the soak (seed 11, step 273, after a kill during the switch of step 269): the import failed with "Could
+	 * not write metadata for '/soak-extra'", and the project could not be imported again.
+	 */
+	@Test
+	void importReplacesAClosedProjectOfTheSameNameThatAKillLeftWithoutMetadata() throws Exception {
+		Path other = Files.createDirectories(temp.resolve("zombierepo"));
+		String description = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<projectDescription><name>%s</name><comment>"
+				+ "</comment><projects></projects><buildSpec></buildSpec><natures></natures></projectDescription>\n";
+		for (String name : List.of("apptest-back", "apptest-stays")) {
+			Files.createDirectories(other.resolve(name));
+			Files.writeString(other.resolve(name).resolve(".project"), description.formatted(name));
+			Files.writeString(other.resolve(name).resolve("file.txt"), name);
+		}
+		try (org.eclipse.jgit.api.Git git = org.eclipse.jgit.api.Git.init().setDirectory(other.toFile()).call()) {
+			git.add().addFilepattern(".").call();
+			git.commit().setMessage("c").setAuthor("t", "t@example.org").setCommitter("t", "t@example.org").call();
+		}
+		IProject back = Fixtures.workspace().getRoot().getProject("apptest-back");
+		IProject stays = Fixtures.workspace().getRoot().getProject("apptest-stays");
+		try {
+			// the state the killed IDE starts in: the project in the tree, closed at its default location, its folder
+			// there and its metadata area gone
+			back.create(null);
+			back.close(null);
+			Path defaultLocation = back.getLocation().toPath();
+			Path metadata = Fixtures.workspace().getRoot().getLocation().toPath()
+					.resolve(".metadata/.plugins/org.eclipse.core.resources/.projects/apptest-back");
+			for (Path gone : List.of(defaultLocation, metadata)) {
+				try (var files = Files.walk(gone)) {
+					for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+						Files.delete(f);
+					}
+				}
+			}
+
+			assertThat(run("import", other.toString())).as(err).isEqualTo(IApplication.EXIT_OK);
+			assertThat(out).contains("removed apptest-back ", "imported 2 project(s)");
+			assertThat(back.isOpen()).as("the project of the work tree, imported").isTrue();
+			assertThat(back.getLocation().toPath()).isEqualTo(other.resolve("apptest-back").toRealPath());
+			assertThat(back.getFile("file.txt").exists()).isTrue();
+			assertThat(stays.isOpen()).isTrue();
+			Fixtures.workspace().save(true, null); // (its metadata written: no "Could not write metadata")
+		} finally {
+			for (IProject p : List.of(back, stays)) {
+				if (p.exists()) {
+					p.delete(IResource.NEVER_DELETE_PROJECT_CONTENT | IResource.FORCE, null);
+				}
+			}
+		}
+	}
+
 	/** A job still writing derived data when {@code save} is called (an indexer after a refresh, say). */
 	@Test
 	void saveWaitsUntilTheBackgroundJobsAreDone() throws Exception {

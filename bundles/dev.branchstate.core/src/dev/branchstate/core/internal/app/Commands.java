@@ -190,6 +190,16 @@ final class Commands {
 		// workspace; an open one is left to the switch (a description Git tracked) or to Eclipse, which writes it again
 		Map<IProject, IPath> gone = new LinkedHashMap<>();
 		RemovedProjects.in(workTree).stream().filter(p -> !p.isOpen()).forEach(p -> gone.put(p, p.getLocation()));
+		// and a closed project without a description, wherever it is, that has the name of a project found here: what
+		// an IDE killed between a project's removal and core.resources' next snapshot starts with (RemovedProjects
+		// .removeFromWorkspace), closed at its default location without a metadata area; opening it fails ("Could not
+		// write metadata"), and it blocks the import of the project of that name. Nothing of it is on disk
+		List<String> names = descriptions.stream().map(IProjectDescription::getName).toList();
+		for (IProject p : workspace.getRoot().getProjects()) {
+			if (!p.isOpen() && names.contains(p.getName()) && !ProjectPaths.descriptionOnDisk(p)) {
+				gone.putIfAbsent(p, p.getLocation());
+			}
+		}
 		for (IProject project : RemovedProjects.removeFromWorkspace(List.copyOf(gone.keySet()), monitor)) {
 			out.println("removed " + project.getName() + " " + gone.get(project)); //$NON-NLS-1$ //$NON-NLS-2$
 		}

@@ -87,7 +87,12 @@ public final class RemovedProjects {
 	}
 
 	/**
-	 * Removes {@code gone} from the workspace in one workspace operation, never deleting anything on disk.
+	 * Removes {@code gone} from the workspace in one workspace operation, never deleting anything on disk, and asks
+	 * core.resources for a snapshot at its end: a project's deletion deletes its metadata area at once, while the
+	 * workspace tree that no longer names it is written at the next snapshot (minutes later, by default). An IDE killed
+	 * in between starts with a project that has no metadata area, closed at its default location, which blocks the
+	 * import of the project when a checkout brings it back ("Could not write metadata"; the import removes such a
+	 * project first, {@code Commands}).
 	 *
 	 * @return the projects removed: those of {@code gone} still in the workspace and still without a description
 	 * @throws CoreException when core.resources refuses to remove one of them
@@ -108,6 +113,9 @@ public final class RemovedProjects {
 					project.delete(IResource.NEVER_DELETE_PROJECT_CONTENT | IResource.FORCE, progress.split(1));
 					removed.add(project);
 				}
+			}
+			if (!removed.isEmpty()) {
+				workspace.save(false, null); // (a snapshot, scheduled as this operation ends)
 			}
 		}, workspace.getRoot(), IWorkspace.AVOID_UPDATE, monitor);
 		return removed;
