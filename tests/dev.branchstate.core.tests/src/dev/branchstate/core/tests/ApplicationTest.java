@@ -437,7 +437,7 @@ class ApplicationTest {
 
 			@Override
 			public boolean belongsTo(Object family) {
-				return family == SaveAheadJob.FAMILY;
+				return family == SaveAheadJob.FAMILY || family == SaveAheadJob.COMPLETING; // (a state to complete)
 			}
 		};
 		try (BackgroundJobs jobs = BackgroundJobs.watch()) {

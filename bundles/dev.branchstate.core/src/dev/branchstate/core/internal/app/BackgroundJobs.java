@@ -22,9 +22,9 @@ import dev.branchstate.core.internal.switching.SwitchManager;
  * Waits until the background jobs of the platform are done, e.g. an index that a plugin brings up to date after a
  * refresh: a state saved while such a job runs would hold half of its data, and a switch is not over for the user
  * before its data is up to date. Generic: it knows no plugin, only the job manager. Busy means: a job running or
- * waiting to run, an auto-build, a switch job or a save ahead (Branchstate's own: sleeping ones included; in the
- * headless application a save ahead only completes a state saved without a part its contributor could not give yet,
- * whose new archive must not be written behind the command's back), or a job scheduled with a short delay
+ * waiting to run, an auto-build, a switch job or a save ahead that completes a state saved without a part its
+ * contributor could not give yet (Branchstate's own: sleeping ones included; its new archive must not be written
+ * behind the command's back), or a job scheduled with a short delay
  * ({@value #SHORT_DELAY_MS} ms at most, as indexers do after a resource change) since {@link #watch()} that has not
  * run yet. Jobs sleeping for longer (periodic snapshots, say) are not waited for. Idle must hold for
  * {@value #QUIET_MS} ms; the time reported is the time until it began.
@@ -128,7 +128,7 @@ public final class BackgroundJobs implements AutoCloseable {
 			int state = job.getState();
 			boolean counts = state == Job.RUNNING || state == Job.WAITING || soon.contains(job)
 					|| job.belongsTo(ResourcesPlugin.FAMILY_AUTO_BUILD) || job.belongsTo(SwitchManager.FAMILY)
-					|| job.belongsTo(SaveAheadJob.FAMILY);
+					|| job.belongsTo(SaveAheadJob.COMPLETING);
 			if (counts && state != Job.NONE) {
 				names.add(job.getName() + " (" + stateName(state) + ")"); //$NON-NLS-1$ //$NON-NLS-2$
 			}

@@ -39,6 +39,11 @@ public final class SaveAheadJob extends Job {
 
 	/** Job family of the save-ahead jobs: join it to wait until the states on disk are saved and complete. */
 	public static final Object FAMILY = SaveAheadJob.class.getName();
+	/**
+	 * Job family of a save-ahead job that has a state to complete (saved without a part its contributor could not give
+	 * yet): that save is owed now, not ahead of a later switch, and the headless commands wait for it.
+	 */
+	public static final Object COMPLETING = FAMILY + ".completing"; //$NON-NLS-1$
 
 	/** System property: the quiet time (ms) after a build before the state is saved ahead. */
 	static final String QUIET_MS = "dev.branchstate.saveAhead.quietMs"; //$NON-NLS-1$
@@ -76,7 +81,7 @@ public final class SaveAheadJob extends Job {
 
 	@Override
 	public boolean belongsTo(Object family) {
-		return family == FAMILY || family == repository;
+		return family == FAMILY || family == repository || family == COMPLETING && !partial.isEmpty();
 	}
 
 	/** A build changed the derived data, or a commit carried it: saved ahead once the IDE is quiet. */
