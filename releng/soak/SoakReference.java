@@ -520,8 +520,7 @@ public final class SoakReference {
 		if (!javaFiles.isEmpty()) {
 			javaFiles.forEach(f -> ecj.add(f.toString()));
 			StringWriter ecjOut = new StringWriter();
-			compiled = org.eclipse.jdt.internal.compiler.batch.Main.compile(ecj.toArray(String[]::new),
-					new PrintWriter(ecjOut), new PrintWriter(ecjOut), null);
+			compiled = new BuilderLikeMain(new PrintWriter(ecjOut)).compile(ecj.toArray(String[]::new));
 			Files.writeString(out.resolve("ecj-" + project.name() + ".log"), ecjOut.toString());
 
 			// the problems, as problem markers
@@ -554,6 +553,30 @@ public final class SoakReference {
 					+ project.name() + "' has no explicit encoding set");
 		}
 		return new int[] { javaFiles.size(), compiled ? 0 : 1 };
+	}
+
+	/**
+	 * ecj's batch compiler as JDT's builder runs it: with the parser's method and statement recovery on
+	 * ({@code AbstractImageBuilder.newCompiler} turns both on; the batch {@code Main.performCompilation} turns both
+	 * off). A file with syntax errors gives other problems and class files without them: the conflict markers a
+	 * resolution left in a file, seed 11 step 576, where the IDE's clean build of the tree equalled the workspace and
+	 * the batch reference did not.
+	 */
+	private static final class BuilderLikeMain extends org.eclipse.jdt.internal.compiler.batch.Main {
+
+		BuilderLikeMain(PrintWriter out) {
+			super(out, out, false, null, null);
+		}
+
+		@Override
+		public org.eclipse.jdt.internal.compiler.IErrorHandlingPolicy getHandlingPolicy() {
+			// (performCompilation asks for it after making the compiler's options and before making the compiler)
+			if (this.compilerOptions != null) {
+				this.compilerOptions.performMethodsFullRecovery = true;
+				this.compilerOptions.performStatementsRecovery = true;
+			}
+			return super.getHandlingPolicy();
+		}
 	}
 
 	/** Writes the dump of a fresh Java index of the project. @return its units */
