@@ -214,6 +214,29 @@ class ApplicationTest {
 		}
 	}
 
+	/** A general project's .project, its name to format in. */
+	private static final String DESCRIPTION = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<projectDescription><name>%s"
+			+ "</name><comment></comment><projects></projects><buildSpec></buildSpec><natures></natures>"
+			+ "</projectDescription>\n";
+
+	/**
+	 * @return a Git repository in {@code folder} (under the test's temporary folder) of general projects, one folder
+	 *         each with its .project and a file.txt, committed
+	 */
+	private Path repositoryOfProjects(String folder, String... names) throws Exception {
+		Path repository = Files.createDirectories(temp.resolve(folder));
+		for (String name : names) {
+			Files.createDirectories(repository.resolve(name));
+			Files.writeString(repository.resolve(name).resolve(".project"), DESCRIPTION.formatted(name));
+			Files.writeString(repository.resolve(name).resolve("file.txt"), name);
+		}
+		try (org.eclipse.jgit.api.Git git = org.eclipse.jgit.api.Git.init().setDirectory(repository.toFile()).call()) {
+			git.add().addFilepattern(".").call();
+			git.commit().setMessage("c").setAuthor("t", "t@example.org").setCommitter("t", "t@example.org").call();
+		}
+		return repository;
+	}
+
 	/**
 	 * {@code import} after a checkout made while the IDE was closed, which the headless application does not handle as a
 	 * switch: core.resources has closed the project whose description the checkout deleted, and the import takes it out
@@ -223,19 +246,8 @@ class ApplicationTest {
 	 */
 	@Test
 	void importRemovesAClosedProjectWhoseDescriptionIsGoneAndImportsItAgainWhenItIsBack() throws Exception {
-		Path other = Files.createDirectories(temp.resolve("tworepo"));
-		String description = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<projectDescription><name>%s</name><comment>"
-				+ "</comment><projects></projects><buildSpec></buildSpec><natures></natures></projectDescription>\n";
 		// (a third project keeps its description: with none left, the import would make a general project at the root)
-		for (String name : List.of("apptest-kept", "apptest-gone", "apptest-third")) {
-			Files.createDirectories(other.resolve(name));
-			Files.writeString(other.resolve(name).resolve(".project"), description.formatted(name));
-			Files.writeString(other.resolve(name).resolve("file.txt"), name);
-		}
-		try (org.eclipse.jgit.api.Git git = org.eclipse.jgit.api.Git.init().setDirectory(other.toFile()).call()) {
-			git.add().addFilepattern(".").call();
-			git.commit().setMessage("c").setAuthor("t", "t@example.org").setCommitter("t", "t@example.org").call();
-		}
+		Path other = repositoryOfProjects("tworepo", "apptest-kept", "apptest-gone", "apptest-third");
 		IProject kept = Fixtures.workspace().getRoot().getProject("apptest-kept");
 		IProject gone = Fixtures.workspace().getRoot().getProject("apptest-gone");
 		IProject third = Fixtures.workspace().getRoot().getProject("apptest-third");
@@ -258,7 +270,7 @@ class ApplicationTest {
 			assertThat(goneDescription).as("the removed project's description, after a save").doesNotExist();
 			assertThat(keptDescription).as("the open project's description, written again by the save").exists();
 
-			Files.writeString(goneDescription, description.formatted("apptest-gone"));
+			Files.writeString(goneDescription, DESCRIPTION.formatted("apptest-gone"));
 			assertThat(run("import", other.toString())).isEqualTo(IApplication.EXIT_OK);
 			assertThat(gone.isOpen()).as("the project imported again").isTrue();
 		} finally {
@@ -280,18 +292,7 @@ class ApplicationTest {
 	 */
 	@Test
 	void importReplacesAClosedProjectOfTheSameNameThatAKillLeftWithoutMetadata() throws Exception {
-		Path other = Files.createDirectories(temp.resolve("zombierepo"));
-		String description = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<projectDescription><name>%s</name><comment>"
-				+ "</comment><projects></projects><buildSpec></buildSpec><natures></natures></projectDescription>\n";
-		for (String name : List.of("apptest-back", "apptest-stays")) {
-			Files.createDirectories(other.resolve(name));
-			Files.writeString(other.resolve(name).resolve(".project"), description.formatted(name));
-			Files.writeString(other.resolve(name).resolve("file.txt"), name);
-		}
-		try (org.eclipse.jgit.api.Git git = org.eclipse.jgit.api.Git.init().setDirectory(other.toFile()).call()) {
-			git.add().addFilepattern(".").call();
-			git.commit().setMessage("c").setAuthor("t", "t@example.org").setCommitter("t", "t@example.org").call();
-		}
+		Path other = repositoryOfProjects("zombierepo", "apptest-back", "apptest-stays");
 		IProject back = Fixtures.workspace().getRoot().getProject("apptest-back");
 		IProject stays = Fixtures.workspace().getRoot().getProject("apptest-stays");
 		try {
