@@ -21,6 +21,7 @@ import org.eclipse.core.resources.IFile;
 import org.eclipse.core.resources.IMarker;
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.resources.IResource;
+import org.eclipse.core.resources.ResourcesPlugin;
 import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.IStatus;
@@ -453,6 +454,51 @@ class ApplicationTest {
 		} finally {
 			completion.cancel();
 			completion.join();
+		}
+	}
+
+	/**
+	 * The {@code build} command's wait starts a sleeping auto-build at once once nothing else is busy, instead of
+	 * waiting out the delay the platform gives it (up to a second after the previous build: the soak's checks waited
+	 * it twice each); the plain wait does not touch it.
+	 */
+	@Test
+	void theBuildCommandsWaitStartsASleepingAutoBuildAtOnce() throws Exception {
+		AtomicBoolean ran = new AtomicBoolean();
+		Job autoBuild = new Job("test: auto-build") {
+			@Override
+			protected IStatus run(IProgressMonitor monitor) {
+				ran.set(true);
+				return Status.OK_STATUS;
+			}
+
+			@Override
+			public boolean belongsTo(Object family) {
+				return family == ResourcesPlugin.FAMILY_AUTO_BUILD;
+			}
+		};
+		try (BackgroundJobs jobs = BackgroundJobs.watch()) {
+			jobs.await(new PrintStream(OutputStream.nullOutputStream())); // what earlier tests left running
+		}
+		autoBuild.schedule(Duration.ofMinutes(30).toMillis());
+		try {
+			try (BackgroundJobs jobs = BackgroundJobs.watch()) {
+				ByteArrayOutputStream printed = new ByteArrayOutputStream();
+				jobs.await(new PrintStream(printed, true, StandardCharsets.UTF_8), Duration.ofMillis(300));
+				assertThat(ran).as("the plain wait left the auto-build to its delay").isFalse();
+				assertThat(printed.toString(StandardCharsets.UTF_8)).startsWith("background jobs still busy after ")
+						.contains("test: auto-build (sleeping)");
+			}
+			try (BackgroundJobs jobs = BackgroundJobs.watch().buildingAtOnce()) {
+				ByteArrayOutputStream printed = new ByteArrayOutputStream();
+				jobs.await(new PrintStream(printed, true, StandardCharsets.UTF_8), Duration.ofMinutes(5));
+				assertThat(ran).as("the build command's wait ran the auto-build").isTrue();
+				assertThat(printed.toString(StandardCharsets.UTF_8)).startsWith("waited ")
+						.contains("test: auto-build");
+			}
+		} finally {
+			autoBuild.cancel();
+			autoBuild.join();
 		}
 	}
 

@@ -31,6 +31,10 @@ import dev.branchstate.core.internal.switching.SwitchManager;
  * <p>
  * Use: {@code try (BackgroundJobs jobs = BackgroundJobs.watch()) { ...refresh...; jobs.await(out); }} — watch before
  * the operation that schedules the jobs, so that a job it schedules with a delay is seen.
+ * <p>
+ * A command that builds anyway ({@code build}) starts a sleeping auto-build at once ({@link #buildingAtOnce()}): the
+ * platform delays it up to a second after the previous build to batch a user's edits (core.resources'
+ * {@code AutoBuildJob.computeScheduleDelay}), which in a command that waits for it only adds that second, each time.
  */
 public final class BackgroundJobs implements AutoCloseable {
 
@@ -41,6 +45,7 @@ public final class BackgroundJobs implements AutoCloseable {
 	private static final long POLL_MS = 10;
 
 	private final IJobManager manager = Job.getJobManager();
+	private boolean buildingAtOnce;
 	/** Jobs scheduled with a short delay since {@link #watch()} that have not started (or ended) yet. */
 	private final Set<Job> soon = ConcurrentHashMap.newKeySet();
 	private final IJobChangeListener listener = new JobChangeAdapter() {
@@ -74,6 +79,17 @@ public final class BackgroundJobs implements AutoCloseable {
 	}
 
 	/**
+	 * Makes the waits wake a sleeping auto-build job at once, when nothing else is busy: the build it would run after
+	 * its delay, now. (Not while other jobs run: JDT's start-up jobs must be done before a build, see {@code build}.)
+	 *
+	 * @return this watch
+	 */
+	public BackgroundJobs buildingAtOnce() {
+		buildingAtOnce = true;
+		return this;
+	}
+
+	/**
 	 * Waits, at most {@link #TIMEOUT}, until no background job is busy; prints {@code waited N ms for background
 	 * jobs: <names>} when N > 0, or which jobs were still busy when the time ran out.
 	 *
@@ -91,7 +107,12 @@ public final class BackgroundJobs implements AutoCloseable {
 		Set<String> seen = new LinkedHashSet<>();
 		while (true) {
 			long now = System.nanoTime();
-			List<String> busy = busy();
+			List<Job> busyJobs = busyJobs();
+			if (buildingAtOnce && !busyJobs.isEmpty()
+					&& busyJobs.stream().allMatch(BackgroundJobs::isSleepingAutoBuild)) {
+				busyJobs.forEach(Job::wakeUp); // (nothing else to wait for: the build it would run after its delay, now)
+			}
+			List<String> busy = names(busyJobs);
 			// a job's name without its state, and without the counts some put in it ("Java indexing... 326 files")
 			busy.forEach(name -> seen.add(name.substring(0, name.lastIndexOf(" (")).replaceAll("\\d+", "N"))); //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$
 			if (busy.isEmpty()) {
@@ -117,9 +138,22 @@ public final class BackgroundJobs implements AutoCloseable {
 		}
 	}
 
-	/** @return the names of the busy jobs; empty when idle */
-	List<String> busy() {
-		List<String> names = new ArrayList<>();
+	private static boolean isSleepingAutoBuild(Job job) {
+		return job.getState() == Job.SLEEPING && job.belongsTo(ResourcesPlugin.FAMILY_AUTO_BUILD);
+	}
+
+	/** @return the names of the busy jobs, with their states; empty when idle */
+	private List<String> busy() {
+		return names(busyJobs());
+	}
+
+	private static List<String> names(List<Job> jobs) {
+		return jobs.stream().map(job -> job.getName() + " (" + stateName(job.getState()) + ")").toList(); //$NON-NLS-1$ //$NON-NLS-2$
+	}
+
+	/** @return the busy jobs; empty when idle */
+	private List<Job> busyJobs() {
+		List<Job> busy = new ArrayList<>();
 		Job self = manager.currentJob();
 		for (Job job : manager.find(null)) {
 			if (job == self) {
@@ -130,10 +164,10 @@ public final class BackgroundJobs implements AutoCloseable {
 					|| job.belongsTo(ResourcesPlugin.FAMILY_AUTO_BUILD) || job.belongsTo(SwitchManager.FAMILY)
 					|| job.belongsTo(SaveAheadJob.COMPLETING);
 			if (counts && state != Job.NONE) {
-				names.add(job.getName() + " (" + stateName(state) + ")"); //$NON-NLS-1$ //$NON-NLS-2$
+				busy.add(job);
 			}
 		}
-		return names;
+		return busy;
 	}
 
 	private static String stateName(int state) {

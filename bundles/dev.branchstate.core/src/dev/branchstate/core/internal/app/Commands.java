@@ -390,7 +390,7 @@ final class Commands {
 			throw new UsageException("build takes a repository path and optionally " + PROBLEMS_OPTION); //$NON-NLS-1$
 		}
 		String repoPath = one(paths);
-		try (BackgroundJobs jobs = BackgroundJobs.watch()) {
+		try (BackgroundJobs jobs = BackgroundJobs.watch().buildingAtOnce()) {
 			StateService service = service();
 			File gitDir = gitDir(repoPath);
 			if (service.projectsOf(gitDir).isEmpty()) {
