@@ -173,8 +173,8 @@ final class RestoreOperation {
 
 	/**
 	 * Plans and checks, then restores the parts, hands off, touches; on a failure once writing began, removes the
-	 * derived data and has it rebuilt in full. The restore is on record in the journal while it writes, so that the
-	 * next session does the same if it never ends.
+	 * derived data and has it rebuilt in full. The restore is on record in the journal while it writes, and until its
+	 * projects' builders have built, so that the next session does the same if it never ends or is killed before.
 	 *
 	 * @throws CoreException when the archive is damaged (nothing written), or the restore failed
 	 */
@@ -200,14 +200,14 @@ final class RestoreOperation {
 		try {
 			write(selected, projects, monitor);
 		} catch (CoreException | RuntimeException e) {
-			close(entry, e);
+			entry.awaitBuild(); // (the fail-safe's full builds are in memory too until they ran)
 			throw e;
 		} catch (Error e) {
 			entry.abandon(); // no fail-safe ran: the journal's recovery does it
 			throw e;
 		}
-		close(entry, null);
-		laps.lap("journal closed"); //$NON-NLS-1$
+		entry.awaitBuild(); // the hand-off is in memory until the builders have built or a full save wrote it
+		laps.lap("journal"); //$NON-NLS-1$
 	}
 
 	/**
@@ -297,19 +297,6 @@ final class RestoreOperation {
 			throw new OperationCanceledException(e.getMessage());
 		} catch (IOException e) {
 			throw new CoreException(Status.error(String.valueOf(e.getMessage()), e));
-		}
-	}
-
-	private static void close(RestoreJournal.Entry entry, Exception failure) {
-		try {
-			entry.close();
-		} catch (IOException e) {
-			// the record stays: the next session removes derived data that is sound and has it rebuilt
-			if (failure != null) {
-				failure.addSuppressed(e);
-			} else {
-				Log.warning(Messages.Service_restoreRecordNotDeleted, e);
-			}
 		}
 	}
 

@@ -78,6 +78,7 @@ public final class StateService implements IStateService {
 	private final RestoreJournal journal;
 	/** Recovers unfinished restores before any build (a build that starts before the recovery job ran). */
 	private final IResourceChangeListener recoveryBeforeBuild = event -> recoverInterruptedRestores(null);
+	private final HandOffCompletion handOffCompletion;
 	private final StateEvents events = new StateEvents();
 	private final Map<File, ReentrantLock> repositoryLocks = new ConcurrentHashMap<>();
 	private StateStore store;
@@ -92,6 +93,8 @@ public final class StateService implements IStateService {
 		// what a killed or crashed session left goes at start-up: a restore's half-written output before any build,
 		// a save's files in the store
 		workspace.addResourceChangeListener(recoveryBeforeBuild, IResourceChangeEvent.PRE_BUILD);
+		this.handOffCompletion = new HandOffCompletion(workspace, journal, contributors);
+		handOffCompletion.install();
 		if (journal.pending()) {
 			Job recovery = Job.createSystem(Messages.Service_recoveryJob, this::recoverInterruptedRestores);
 			recovery.setRule(MultiRule.combine(workspace.getRoot(), workspace.getRuleFactory().buildRule()));
@@ -113,6 +116,7 @@ public final class StateService implements IStateService {
 	@Deactivate
 	void deactivate() {
 		workspace.removeResourceChangeListener(recoveryBeforeBuild);
+		handOffCompletion.uninstall();
 		contributors.dispose();
 	}
 

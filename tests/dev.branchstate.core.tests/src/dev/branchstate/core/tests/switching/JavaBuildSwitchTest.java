@@ -244,6 +244,51 @@ class JavaBuildSwitchTest {
 		assertThat(harness.service.save(repo.gitDir(), null)).isNotNull();
 	}
 
+	/**
+	 * Found by the soak (seed 11, step 342): the IDE killed after a restore of the nearest ancestor, before JDT's
+	 * build. The hand-off lives in memory until a full save (core.resources writes the builders' last built trees and
+	 * JDT its state at a full save only), so the next session's JDT went on from the last full save and never
+	 * compiled a source that differs between the restored commit and the working tree: its class file stayed the
+	 * restored commit's. The restore's record now stays on disk until JDT has built what it was handed (a kill before
+	 * that: the next session's recovery removes the derived data and JDT builds in full), or a full save wrote the
+	 * hand-off.
+	 */
+	@Test
+	void aRestoresRecordStaysUntilTheBuildersHaveBuiltWhatItHandedOff() throws Exception {
+		repo.git.checkout().setName("feat").call();
+		repo.branch("feat2", Map.of("src/p/A3.java", "package p;\npublic class A3 {\n\tint body() { return 3; }\n}\n"));
+		repo.git.checkout().setName("main").call();
+		importAndBuild();
+		switchTo("feat");
+		switchTo("main");
+		switchTo("feat2");
+		String feat = repo.git.getRepository().resolve("feat").name();
+		RestoreJournal journal = ((StateService) harness.service).restoreJournal();
+		assertThat(nextSession(journal)).as("the records once JDT has built after the switches").isEmpty();
+
+		harness.autoBuild(false);
+		harness.service.restore(repo.gitDir(), feat, null); // feat's output and JDT state: A3 to compile again
+		assertThat(nextSession(journal)).as("what a kill before JDT's build leaves to the next session's recovery")
+				.containsExactly(project.getName());
+		project.getWorkspace().build(IncrementalProjectBuilder.INCREMENTAL_BUILD, null);
+		assertThat(nextSession(journal)).as("the record once JDT has built").isEmpty();
+		assertEqualToCleanBuild("feat2");
+
+		harness.service.restore(repo.gitDir(), feat, null);
+		assertThat(nextSession(journal)).as("the record of the second restore").containsExactly(project.getName());
+		project.getWorkspace().save(true, null);
+		assertThat(nextSession(journal)).as("the record once a full save wrote the hand-off").isEmpty();
+		harness.autoBuild(true);
+		SwitchHarness.awaitQuiet();
+		assertEqualToCleanBuild("feat2");
+	}
+
+	/** @return the projects of the restores on record as the next session's recovery would read them */
+	private static List<String> nextSession(RestoreJournal journal) throws java.io.IOException {
+		return new RestoreJournal(journal.directory()).unfinished().stream().flatMap(u -> u.projects().stream())
+				.toList();
+	}
+
 	/** Reports cancel once the restore's progress is past its verify step (about a third), i.e. while it writes. */
 	private static final class CancelOnceWriting extends NullProgressMonitor {
 		private double total = 100;
