@@ -69,24 +69,14 @@ public final class RestoreJournal {
 		}
 	}
 
-	/**
-	 * A restore on record: {@link #awaitBuild} once the restore has ended, {@link #abandon} it if it died,
-	 * {@link #close} it when nothing a builder reads was written.
-	 */
-	public final class Entry implements AutoCloseable {
+	/** A restore on record: {@link #awaitBuild} once the restore has ended, {@link #abandon} it if it died. */
+	public final class Entry {
 		private final Path file;
 		private final List<String> projects;
 
 		private Entry(Path file, List<String> projects) {
 			this.file = file;
 			this.projects = projects;
-		}
-
-		/** The record goes at once (a restore that wrote nothing a builder reads). */
-		@Override
-		public void close() throws IOException {
-			running.remove(file);
-			Files.deleteIfExists(file);
 		}
 
 		/**
