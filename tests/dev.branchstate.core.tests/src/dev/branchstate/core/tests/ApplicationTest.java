@@ -430,18 +430,8 @@ class ApplicationTest {
 	@Test
 	void theWaitForBackgroundJobsIncludesAPendingSaveAhead() throws Exception {
 		AtomicBoolean ran = new AtomicBoolean();
-		Job completion = new Job("test: completing a state") {
-			@Override
-			protected IStatus run(IProgressMonitor monitor) {
-				ran.set(true);
-				return Status.OK_STATUS;
-			}
-
-			@Override
-			public boolean belongsTo(Object family) {
-				return family == SaveAheadJob.FAMILY || family == SaveAheadJob.COMPLETING; // (a state to complete)
-			}
-		};
+		// (a state to complete)
+		Job completion = jobOf("test: completing a state", ran, SaveAheadJob.FAMILY, SaveAheadJob.COMPLETING);
 		try (BackgroundJobs jobs = BackgroundJobs.watch()) {
 			jobs.await(new PrintStream(OutputStream.nullOutputStream())); // what earlier tests left running
 		}
@@ -465,18 +455,7 @@ class ApplicationTest {
 	@Test
 	void theBuildCommandsWaitStartsASleepingAutoBuildAtOnce() throws Exception {
 		AtomicBoolean ran = new AtomicBoolean();
-		Job autoBuild = new Job("test: auto-build") {
-			@Override
-			protected IStatus run(IProgressMonitor monitor) {
-				ran.set(true);
-				return Status.OK_STATUS;
-			}
-
-			@Override
-			public boolean belongsTo(Object family) {
-				return family == ResourcesPlugin.FAMILY_AUTO_BUILD;
-			}
-		};
+		Job autoBuild = jobOf("test: auto-build", ran, ResourcesPlugin.FAMILY_AUTO_BUILD);
 		try (BackgroundJobs jobs = BackgroundJobs.watch()) {
 			jobs.await(new PrintStream(OutputStream.nullOutputStream())); // what earlier tests left running
 		}
@@ -500,6 +479,22 @@ class ApplicationTest {
 			autoBuild.cancel();
 			autoBuild.join();
 		}
+	}
+
+	/** @return a job of the given families that sets {@code ran} when it runs */
+	private static Job jobOf(String name, AtomicBoolean ran, Object... families) {
+		return new Job(name) {
+			@Override
+			protected IStatus run(IProgressMonitor monitor) {
+				ran.set(true);
+				return Status.OK_STATUS;
+			}
+
+			@Override
+			public boolean belongsTo(Object family) {
+				return List.of(families).contains(family);
+			}
+		};
 	}
 
 	@Test

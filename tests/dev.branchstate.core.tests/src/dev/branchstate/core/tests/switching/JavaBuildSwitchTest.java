@@ -255,12 +255,7 @@ class JavaBuildSwitchTest {
 	 */
 	@Test
 	void aRestoresRecordStaysUntilTheBuildersHaveBuiltWhatItHandedOff() throws Exception {
-		repo.git.checkout().setName("feat").call();
-		repo.branch("feat2", Map.of("src/p/A3.java", "package p;\npublic class A3 {\n\tint body() { return 3; }\n}\n"));
-		repo.git.checkout().setName("main").call();
-		importAndBuild();
-		switchTo("feat");
-		switchTo("main");
+		feat2AfterStatesOfFeatAndMain();
 		switchTo("feat2");
 		String feat = repo.git.getRepository().resolve("feat").name();
 		RestoreJournal journal = ((StateService) harness.service).restoreJournal();
@@ -505,12 +500,7 @@ class JavaBuildSwitchTest {
 	 */
 	@Test
 	void aNearestAncestorIsHandedToJdtWhichCompilesOnlyWhatDiffers() throws Exception {
-		repo.git.checkout().setName("feat").call();
-		repo.branch("feat2", Map.of("src/p/A3.java", "package p;\npublic class A3 {\n\tint body() { return 3; }\n}\n"));
-		repo.git.checkout().setName("main").call();
-		importAndBuild();
-		switchTo("feat");
-		switchTo("main");
+		feat2AfterStatesOfFeatAndMain();
 		JdtBuilds.takeCompiled();
 
 		String output = switchTo("feat2");
@@ -552,6 +542,19 @@ class JavaBuildSwitchTest {
 		} finally {
 			BuildManagerAccess.setAvailable(true);
 		}
+	}
+
+	/**
+	 * feat2 = feat with a body in A3; imports and builds main, then switches to feat and back, which stores the states
+	 * of both (feat's is the nearest stored ancestor of feat2).
+	 */
+	private void feat2AfterStatesOfFeatAndMain() throws Exception {
+		repo.git.checkout().setName("feat").call();
+		repo.branch("feat2", Map.of("src/p/A3.java", "package p;\npublic class A3 {\n\tint body() { return 3; }\n}\n"));
+		repo.git.checkout().setName("main").call();
+		importAndBuild();
+		switchTo("feat");
+		switchTo("main");
 	}
 
 	/** Imports the project with automatic building on, and waits until JDT has built it. */
