@@ -15,7 +15,8 @@
 # --require-each: fail unless the run killed the IDE, damaged an archive and filled the disk at least once each (the
 # short run of the test command, tests/dev.branchstate.soak); the last steps of the run are the kinds still missing.
 # --each-kind: the first steps take every step kind once and the first edits every kind of edit once (the test
-# command's runs). --kinds: only these step kinds (a replay, a run aimed at some kinds).
+# command's runs). --kinds: only these step kinds (a replay, a run aimed at some kinds). A command the IDE does not
+# answer within SOAK_COMMAND_TIMEOUT seconds (default 600) stops the run as a hang, with the IDE's threads in the logs.
 #
 # The IDE is one long-lived session (the headless application's serve mode, driven through named pipes: see "The IDE
 # session" below), started again after kills, for terminal checkouts made while it is closed and every
@@ -285,18 +286,35 @@ session_start() {
 	start_us=$((start_us + $(now_us) - t0))
 	ide_started "$t0"
 }
+# reply <fd> <pid> <session> <command>: copies a session's answer to a command to standard output and sets reply_rc
+# to its exit status (empty: the session ended). An answer that does not end within $command_timeout s is a hang: the
+# session's threads are dumped into the logs and the run stops (the 1,000-step run at ab0ee61 waited 40 minutes at step
+# 845 on a deadlock, found by hand).
+command_timeout=${SOAK_COMMAND_TIMEOUT:-600}
+reply() {
+	local fd=$1 pid=$2 session=$3 command=$4 line left status deadline=$(( $(now_us) + command_timeout * 1000000 ))
+	reply_rc=
+	while :; do
+		left=$(( (deadline - $(now_us)) / 1000000 )) status=0
+		if [ "$left" -gt 0 ]; then IFS= read -r -t "$left" -u "$fd" line || status=$?; else status=142; fi
+		if [ "$status" -gt 128 ]; then
+			"$JAVA_HOME/bin/jcmd" "$pid" Thread.print > "$logs/hang-step-$step_no.txt" 2>&1 || true
+			fail "$session gave no answer to '$command' within $command_timeout s: a hang? (threads: logs/hang-step-$step_no.txt)"
+		fi
+		[ "$status" = 0 ] || return 0 # the session ended
+		if [[ $line == "$serve_end"* ]]; then reply_rc=${line#"$serve_end"}; return 0; fi
+		printf '%s\n' "$line"
+	done
+}
 # ide <command> <arguments>...: runs a command in the IDE session (started when none runs), its output on standard
 # output, its exit status returned; the session ending during the command stops the run
 ide() {
-	local t0 line rc=
+	local t0 rc=
 	[ -n "$session_pid" ] || session_start
 	t0=$(now_us) step_cmds=$((step_cmds + 1))
 	kill -0 "$session_pid" 2>/dev/null || fail "the IDE session $session_no has ended"
 	(IFS=$'\t'; printf '%s\n' "$*") >&"$ide_in"
-	while IFS= read -r -u "$ide_out" line; do
-		if [[ $line == "$serve_end"* ]]; then rc=${line#"$serve_end"}; break; fi
-		printf '%s\n' "$line"
-	done
+	reply "$ide_out" "$session_pid" "the IDE session $session_no" "$*"; rc=$reply_rc
 	ide_us=$((ide_us + $(now_us) - t0))
 	if [ -z "$rc" ]; then
 		wait "$session_pid" || rc=$?
@@ -337,10 +355,7 @@ ci() {
 		[ "$line" = serving ] || fail "CI's IDE session did not start (logs/ci-session.err)"
 	fi
 	(IFS=$'\t'; printf '%s\n' "$*") >&"$ci_in"
-	while IFS= read -r -u "$ci_out" line; do
-		if [[ $line == "$serve_end"* ]]; then rc=${line#"$serve_end"}; break; fi
-		printf '%s\n' "$line"
-	done
+	reply "$ci_out" "$ci_pid" "CI's IDE session" "$*"; rc=$reply_rc
 	[ -n "$rc" ] || fail "CI's IDE session ended during '$*' (logs/ci-session.err)"
 	return "$rc"
 }

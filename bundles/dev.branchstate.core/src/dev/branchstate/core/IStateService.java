@@ -35,6 +35,10 @@ public interface IStateService {
 	 * A state holds only a complete build: when a builder of a project has not built the current tree (a build is
 	 * pending, running, or was interrupted), nothing is saved, the event is SKIPPED and the status INFO says why.
 	 * Call {@link #awaitBuild} first to save what the user asked for.
+	 * <p>
+	 * Called in a thread that holds no scheduling rule, it holds the workspace's rule (the root and the build rule)
+	 * while it saves: no workspace operation changes what it reads meanwhile. A caller that holds a rule holds one
+	 * that contains the workspace root.
 	 */
 	StateInfo save(File gitDir, IProgressMonitor monitor) throws CoreException;
 
@@ -52,7 +56,8 @@ public interface IStateService {
 	 * derived data on disk still reflects it (no build has run since); the dirty paths recorded are those of the
 	 * working tree now (the local changes a checkout carried over). Must run in the calling thread and only read
 	 * the workspace (it may be called from a PRE_BUILD listener or a save participant). Saves nothing (SKIPPED, INFO)
-	 * unless every builder of the projects has built the workspace's current tree.
+	 * unless every builder of the projects has built the workspace's current tree. Holds the workspace's rule as
+	 * {@link #save(File, IProgressMonitor)} does.
 	 *
 	 * @param branch the short name of the branch HEAD was on, or {@code null} for a detached HEAD
 	 */
@@ -67,7 +72,8 @@ public interface IStateService {
 	 * <p>
 	 * Runs in the calling thread: the switch protocol calls it from a Job that holds the workspace root rule or
 	 * from a PRE_BUILD listener, so nested workspace operations are fine, but scheduling and joining another Job
-	 * that needs a resource rule would deadlock.
+	 * that needs a resource rule would deadlock. Called in a thread that holds no scheduling rule, it holds the
+	 * workspace's rule while it restores, as {@link #save(File, IProgressMonitor)} does.
 	 */
 	RestoreResult restore(File gitDir, String commitId, IProgressMonitor monitor) throws CoreException;
 

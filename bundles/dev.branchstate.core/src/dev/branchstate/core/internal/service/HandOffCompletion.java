@@ -1,7 +1,9 @@
 package dev.branchstate.core.internal.service;
 
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.resources.IResourceChangeEvent;
@@ -12,8 +14,6 @@ import org.eclipse.core.resources.IWorkspace;
 import org.eclipse.core.runtime.CoreException;
 
 import dev.branchstate.core.internal.Log;
-import dev.branchstate.core.internal.build.BuildManagerAccess;
-import dev.branchstate.core.internal.contributors.ContributorRegistry;
 
 /**
  * Ends the records of restores that wait for their projects' builders ({@link RestoreJournal.Entry#awaitBuild}):
@@ -28,14 +28,15 @@ final class HandOffCompletion implements IResourceChangeListener, ISaveParticipa
 
 	private final IWorkspace workspace;
 	private final RestoreJournal journal;
-	private final ContributorRegistry contributors;
+	private final Function<IProject, Optional<String>> whyNotBuilt;
 	/** The records that waited when the running full save began. */
 	private volatile Set<Path> savedWith = Set.of();
 
-	HandOffCompletion(IWorkspace workspace, RestoreJournal journal, ContributorRegistry contributors) {
+	/** @param whyNotBuilt why a project's build is not complete, empty when it is (the state service's) */
+	HandOffCompletion(IWorkspace workspace, RestoreJournal journal, Function<IProject, Optional<String>> whyNotBuilt) {
 		this.workspace = workspace;
 		this.journal = journal;
-		this.contributors = contributors;
+		this.whyNotBuilt = whyNotBuilt;
 	}
 
 	void install() {
@@ -62,8 +63,7 @@ final class HandOffCompletion implements IResourceChangeListener, ISaveParticipa
 
 	private boolean built(String name) {
 		IProject project = workspace.getRoot().getProject(name);
-		return !project.isAccessible() || BuildManagerAccess.whyNotBuilt(project)
-				.or(() -> contributors.whyNotBuilt(project)).isEmpty();
+		return !project.isAccessible() || whyNotBuilt.apply(project).isEmpty();
 	}
 
 	@Override

@@ -43,7 +43,6 @@ import dev.branchstate.core.StateInfo;
 import dev.branchstate.core.internal.Log;
 import dev.branchstate.core.internal.Laps;
 import dev.branchstate.core.internal.Messages;
-import dev.branchstate.core.internal.build.BuildManagerAccess;
 import dev.branchstate.core.internal.contributors.ContributorRegistry;
 import dev.branchstate.core.internal.contributors.ContributorRegistry.Descriptor;
 import dev.branchstate.core.internal.contributors.ContributorRegistry.Outcome;
@@ -223,7 +222,7 @@ final class SaveOperation {
 		if (interrupted(project)) {
 			return Optional.of(NLS.bind(Messages.Service_notBuiltInterrupted, project.getName()));
 		}
-		return BuildManagerAccess.whyNotBuilt(project).or(() -> contributors.whyNotBuilt(project));
+		return service.whyNotBuilt(project);
 	}
 
 	/** @return whether a restore of the project did not finish and was not yet recovered */

@@ -49,6 +49,7 @@ import dev.branchstate.core.RemoteStoreCheck;
 import dev.branchstate.core.RemoteStoreSettings;
 import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateInfo;
+import dev.branchstate.core.internal.LockOrder;
 import dev.branchstate.core.internal.Log;
 import dev.branchstate.core.internal.Messages;
 import dev.branchstate.core.internal.build.BuildManagerAccess;
@@ -93,11 +94,11 @@ public final class StateService implements IStateService {
 		// what a killed or crashed session left goes at start-up: a restore's half-written output before any build,
 		// a save's files in the store
 		workspace.addResourceChangeListener(recoveryBeforeBuild, IResourceChangeEvent.PRE_BUILD);
-		this.handOffCompletion = new HandOffCompletion(workspace, journal, contributors);
+		this.handOffCompletion = new HandOffCompletion(workspace, journal, this::whyNotBuilt);
 		handOffCompletion.install();
 		if (journal.pending()) {
 			Job recovery = Job.createSystem(Messages.Service_recoveryJob, this::recoverInterruptedRestores);
-			recovery.setRule(MultiRule.combine(workspace.getRoot(), workspace.getRuleFactory().buildRule()));
+			recovery.setRule(LockOrder.workspaceRule(workspace));
 			recovery.schedule();
 		}
 		Job.createSystem(Messages.Store_cleaningJob, monitor -> {
@@ -333,13 +334,15 @@ public final class StateService implements IStateService {
 
 	@Override
 	public StateInfo save(File gitDir, IProgressMonitor monitor) throws CoreException {
-		return new SaveOperation(this, events, gitDir, null, null, true).run(monitor);
+		return LockOrder.inWorkspaceRule(workspace, monitor,
+				() -> new SaveOperation(this, events, gitDir, null, null, true).run(monitor));
 	}
 
 	@Override
 	public StateInfo save(File gitDir, String commitId, String branch, IProgressMonitor monitor)
 			throws CoreException {
-		return new SaveOperation(this, events, gitDir, commitId, branch, false).run(monitor);
+		return LockOrder.inWorkspaceRule(workspace, monitor,
+				() -> new SaveOperation(this, events, gitDir, commitId, branch, false).run(monitor));
 	}
 
 	@Override
@@ -360,8 +363,7 @@ public final class StateService implements IStateService {
 			// (JDT after a build that failed), get a change that starts it
 			if (Job.getJobManager().find(ResourcesPlugin.FAMILY_AUTO_BUILD).length == 0) {
 				for (IProject project : projects) {
-					if (BuildManagerAccess.whyNotBuilt(project).or(() -> contributors.whyNotBuilt(project))
-							.isPresent()) {
+					if (whyNotBuilt(project).isPresent()) {
 						project.touch(null); // in the workspace tree only: no file is written
 					}
 				}
@@ -384,6 +386,14 @@ public final class StateService implements IStateService {
 		workspace.build(configs, IncrementalProjectBuilder.INCREMENTAL_BUILD, true, monitor);
 	}
 
+	/**
+	 * @return why the project's derived data may not be its complete build: a builder that has not built the current
+	 *         tree, or a contributor that counts the build as incomplete; empty when it is complete
+	 */
+	Optional<String> whyNotBuilt(IProject project) {
+		return BuildManagerAccess.whyNotBuilt(project).or(() -> contributors.whyNotBuilt(project));
+	}
+
 	// ---------------------------------------------------------------------------------------------- restore
 
 	@Override
@@ -394,7 +404,8 @@ public final class StateService implements IStateService {
 	/** {@link #restore(File, String, IProgressMonitor)} with the working tree's status read ahead by a switch. */
 	public RestoreResult restore(File gitDir, String commitId, CompletableFuture<WorkingTreeStatus> statusAhead,
 			IProgressMonitor monitor) throws CoreException {
-		return new RestoreRun(this, workspace, events, gitDir, commitId, statusAhead).run(monitor);
+		return LockOrder.inWorkspaceRule(workspace, monitor,
+				() -> new RestoreRun(this, workspace, events, gitDir, commitId, statusAhead).run(monitor));
 	}
 
 	// ---------------------------------------------------------------------------------------------- helpers

@@ -9,11 +9,14 @@ import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.IStatus;
 import org.eclipse.core.runtime.OperationCanceledException;
 import org.eclipse.core.runtime.Platform;
+import org.eclipse.core.runtime.ProgressMonitorWrapper;
 import org.eclipse.core.runtime.Status;
 import org.eclipse.core.runtime.jobs.IJobManager;
+import org.eclipse.core.runtime.jobs.ISchedulingRule;
 import org.eclipse.core.runtime.jobs.Job;
 
 import dev.branchstate.core.BranchstatePreferences;
+import dev.branchstate.core.internal.LockOrder;
 import dev.branchstate.core.internal.Messages;
 
 /**
@@ -31,8 +34,12 @@ import dev.branchstate.core.internal.Messages;
  * </ul>
  * The job has the lowest priority and yields to any other job by coming back later ({@value #ATTEMPTS} times at
  * most, with growing delays). Any build cancels it ({@link #userWork()}): a save cut short writes nothing and the
- * switch saves as without it. It holds the repository's lock while it saves, as a switch does: a switch that begins
- * meanwhile waits for it, and then finds the state of the branch it leaves already stored. The rule for what may be
+ * switch saves as without it. It holds the workspace's rule and then the repository's lock while it saves, as a
+ * switch does ({@link LockOrder}: a listener of a refresh or a build waits for that lock while core.resources holds
+ * the workspace, so a save that held the lock first and then waited for the workspace would wait for ever). A switch
+ * that begins meanwhile waits for it, and then finds the state of the branch it leaves already stored; any other
+ * workspace operation that waits for its rule (a user's edit, a refresh, a build) makes it give way: the save stops,
+ * writes nothing, and comes back later. The rule for what may be
  * saved is the switch's own ({@link DiskState#toSave}). Not in the headless application, which saves explicitly.
  */
 public final class SaveAheadJob extends Job {
@@ -62,13 +69,15 @@ public final class SaveAheadJob extends Job {
 	/** When the last save ahead ended ({@link System#nanoTime()}), or 0. */
 	private volatile long lastSaveNanos;
 
-	SaveAheadJob(TrackedRepository repository, SwitchProtocol protocol, boolean enabled) {
+	SaveAheadJob(TrackedRepository repository, SwitchProtocol protocol, ISchedulingRule workspaceRule,
+			boolean enabled) {
 		super(Messages.bind(Messages.Switch_saveAheadJobName, repository.displayName()));
 		this.repository = repository;
 		this.protocol = protocol;
 		this.enabled = enabled;
 		setSystem(true);
 		setPriority(Job.DECORATE);
+		setRule(workspaceRule);
 	}
 
 	static long quietMs() {
@@ -153,8 +162,15 @@ public final class SaveAheadJob extends Job {
 			if (!incomplete && !(protocol.decideSave(repository, repository.projects) instanceof DiskState.Save)) {
 				return Status.OK_STATUS; // a branch not kept, a detached HEAD: the switch says why, if it matters
 			}
-			protocol.save(repository, handled, monitor); // its SAVED event tells whether it is whole
-			if (!incomplete) {
+			GivingWay giving = new GivingWay(monitor);
+			try {
+				protocol.save(repository, handled, giving); // its SAVED event tells whether it is whole
+			} finally {
+				if (giving.gaveWay) {
+					again(); // the save stopped for a workspace operation: told as canceled, and tried again later
+				}
+			}
+			if (!incomplete && !giving.gaveWay) {
 				lastSaveNanos = System.nanoTime();
 			}
 			return Status.OK_STATUS;
@@ -167,6 +183,47 @@ public final class SaveAheadJob extends Job {
 		} finally {
 			repository.lock.unlock();
 		}
+	}
+
+	/**
+	 * The save's monitor: canceled with the job, and as soon as a workspace operation waits for the rule this job
+	 * holds (a thread or a job: {@link Job#isBlocking()} counts only jobs of a higher priority that the user sees).
+	 * Asked once per entry written; looks at the job manager at most every {@value #LOOK_EVERY_NS} ns.
+	 */
+	private final class GivingWay extends ProgressMonitorWrapper {
+
+		private static final long LOOK_EVERY_NS = 20_000_000;
+		private long lookedAt = System.nanoTime() - LOOK_EVERY_NS;
+		volatile boolean gaveWay;
+
+		GivingWay(IProgressMonitor monitor) {
+			super(monitor);
+		}
+
+		@Override
+		public boolean isCanceled() {
+			if (super.isCanceled() || gaveWay) {
+				return true;
+			}
+			long now = System.nanoTime();
+			if (now - lookedAt >= LOOK_EVERY_NS) {
+				lookedAt = now;
+				gaveWay = isBlocking() || anotherWaitsForTheRule();
+			}
+			return gaveWay;
+		}
+	}
+
+	/** @return whether another job is ready to run but for a rule that conflicts with this job's */
+	private boolean anotherWaitsForTheRule() {
+		ISchedulingRule rule = getRule();
+		for (Job job : Job.getJobManager().find(null)) {
+			if (job != this && job.getState() == Job.WAITING && job.getRule() != null
+					&& job.getRule().isConflicting(rule)) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/** @return whether another job is running or waiting to run (user work, a build, an indexer's progress) */

@@ -29,7 +29,6 @@ import org.eclipse.core.runtime.Status;
 import org.eclipse.core.runtime.SubMonitor;
 import org.eclipse.core.runtime.jobs.ISchedulingRule;
 import org.eclipse.core.runtime.jobs.Job;
-import org.eclipse.core.runtime.jobs.MultiRule;
 import org.eclipse.jgit.events.ListenerHandle;
 import org.eclipse.jgit.events.RefsChangedEvent;
 import org.eclipse.jgit.lib.Repository;
@@ -45,8 +44,9 @@ import dev.branchstate.core.IStateService;
 import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateEvent.Kind;
 import dev.branchstate.core.internal.Laps;
-import dev.branchstate.core.internal.Messages;
+import dev.branchstate.core.internal.LockOrder;
 import dev.branchstate.core.internal.Log;
+import dev.branchstate.core.internal.Messages;
 import dev.branchstate.core.internal.service.StateService;
 
 /**
@@ -195,9 +195,9 @@ public final class SwitchManager implements IResourceChangeListener, ISavePartic
 		}
 	}
 
-	/** @return a rule that contains every resource and the build rule: held, no build can start */
+	/** @return the rule of the switch and save-ahead jobs: the workspace's ({@link LockOrder}), no build can start */
 	ISchedulingRule switchRule() {
-		return MultiRule.combine(workspace.getRoot(), workspace.getRuleFactory().buildRule());
+		return LockOrder.workspaceRule(workspace);
 	}
 
 	/** @return the key under which a repository is followed (its Git directory's normalized absolute path) */

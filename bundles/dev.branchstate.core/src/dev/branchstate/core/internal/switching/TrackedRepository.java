@@ -43,7 +43,7 @@ final class TrackedRepository implements AutoCloseable {
 		this.git = git;
 		this.projects = projects;
 		this.job = new SwitchJob(this, manager);
-		this.saveAhead = new SaveAheadJob(this, protocol, saveAhead);
+		this.saveAhead = new SaveAheadJob(this, protocol, manager.switchRule(), saveAhead);
 	}
 
 	/** @return the name shown to the user: the work tree's folder name, or the Git directory */

@@ -5,13 +5,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.eclipse.core.resources.IFile;
 import org.eclipse.core.resources.IProject;
+import org.eclipse.core.resources.IProjectDescription;
 import org.eclipse.core.resources.IResource;
+import org.eclipse.core.resources.IWorkspace;
+import org.eclipse.core.resources.ResourcesPlugin;
+import org.eclipse.core.runtime.CoreException;
+import org.eclipse.core.runtime.IPath;
+import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.jobs.Job;
 import org.eclipse.core.runtime.preferences.InstanceScope;
 import org.eclipse.jdt.internal.core.JavaModelManager;
@@ -21,8 +33,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.branchstate.core.BranchstatePreferences;
+import dev.branchstate.core.IRestoreContext;
+import dev.branchstate.core.ISaveContext;
+import dev.branchstate.core.IStateContributor;
 import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateEvent.Kind;
+import dev.branchstate.core.internal.service.StateService;
 import dev.branchstate.core.internal.switching.SaveAheadJob;
 
 /**
@@ -42,6 +58,7 @@ class SaveAheadTest {
 	private SwitchHarness harness;
 	private JavaRepository repo;
 	private IProject project;
+	private IProject library;
 	private String mainCommit;
 
 	@BeforeEach
@@ -67,6 +84,9 @@ class SaveAheadTest {
 		System.clearProperty(INTERVAL_MS);
 		InstanceScope.INSTANCE.getNode(BranchstatePreferences.NODE).remove(BranchstatePreferences.SAVE_AHEAD);
 		Job.getJobManager().cancel(SaveAheadJob.FAMILY);
+		if (library != null && library.exists()) {
+			library.delete(false, true, null);
+		}
 		repo.discard(harness, project);
 		harness.close();
 	}
@@ -120,9 +140,133 @@ class SaveAheadTest {
 				.allMatch(job -> job.getState() == Job.SLEEPING).isNotEmpty();
 	}
 
+	/**
+	 * A refresh that begins while a save ahead checks the build neither waits for ever nor loses the save. core.resources
+	 * holds the workspace while a refresh's listeners run, and Branchstate's listener waits for the repository's lock;
+	 * the save ahead held that lock and then waited for the workspace to check the next project's build (soak seed 11,
+	 * step 845 of the 1,000-step run: the IDE hung). Now the save ahead holds the workspace first, gives way to the
+	 * refresh, and saves after it.
+	 */
+	@Test
+	void aRefreshWhileASaveAheadChecksTheBuildEndsAndTheStateIsSavedAfterIt() throws Exception {
+		System.setProperty(INTERVAL_MS, "0");
+		String head = repo.commit("a second project", libraryProject());
+		importAndBuild();
+		harness.awaitEvent(repo.gitDir(), e -> e.kind() == Kind.SAVED && head.equals(e.commitId()));
+		Job.getJobManager().join(SaveAheadJob.FAMILY, null);
+		harness.takeEvents(repo.gitDir());
+
+		// the next save ahead is held in its check of the first project's build until the refresh waits
+		CountDownLatch inCheck = new CountDownLatch(1);
+		AtomicReference<Thread> refreshing = new AtomicReference<>();
+		AtomicBoolean held = new AtomicBoolean();
+		try (AutoCloseable hold = ((StateService) harness.service).contributors().register("test.holdsTheCheck",
+				"holds a save ahead's check", 1, new HoldingContributor(held, inCheck, refreshing))) {
+			System.setProperty(QUIET_MS, String.valueOf(3_600_000)); // the save ahead waits to be woken
+			edit("src/p/C1.java", "package p;\npublic class C1 {\n\tpublic int v() { return 300; }\n}\n");
+			Job saveAhead = Job.getJobManager().find(SaveAheadJob.FAMILY)[0];
+			saveAhead.wakeUp();
+			assertThat(inCheck.await(60, TimeUnit.SECONDS)).as("the save ahead in its check").isTrue();
+
+			Thread refresh = new Thread(() -> {
+				try {
+					project.refreshLocal(IResource.DEPTH_INFINITE, null);
+				} catch (CoreException e) {
+					throw new IllegalStateException(e);
+				}
+			}, "refresh during a save ahead");
+			refresh.setDaemon(true); // (a deadlocked one must not keep the test JVM)
+			refreshing.set(refresh);
+			refresh.start();
+			refresh.join(120_000);
+			assertThat(refresh.isAlive()).as("the refresh still waiting, two minutes later (a deadlock)").isFalse();
+
+			harness.awaitEvent(repo.gitDir(), e -> e.kind() == Kind.SAVED && head.equals(e.commitId()));
+			Job.getJobManager().join(SaveAheadJob.FAMILY, null);
+			assertThat(held).as("the check held").isTrue();
+			assertThat(harness.service.states(repo.gitDir())).as("the state saved ahead after the refresh, with the edit")
+					.anySatisfy(s -> assertThat(s.dirtyPaths()).contains("src/p/C1.java"));
+		}
+	}
+
+	/**
+	 * Holds the first build check of a save ahead until the refresh waits: for the save ahead's rule (the job
+	 * manager says the save ahead blocks it), or for the repository's lock in Branchstate's refresh listener.
+	 */
+	private record HoldingContributor(AtomicBoolean held, CountDownLatch inCheck, AtomicReference<Thread> refreshing)
+			implements IStateContributor {
+
+		@Override
+		public int version() {
+			return 1;
+		}
+
+		@Override
+		public boolean appliesTo(IProject project) {
+			return project.getName().startsWith("java") || project.getName().startsWith("lib");
+		}
+
+		@Override
+		public Optional<String> whyNotBuilt(IProject project) {
+			Job job = Job.getJobManager().currentJob();
+			if (!(job instanceof SaveAheadJob) || !held.compareAndSet(false, true)) {
+				return Optional.empty();
+			}
+			inCheck.countDown();
+			long deadline = System.currentTimeMillis() + 60_000;
+			while (!job.isBlocking() && !waitsInTheRefreshListener(refreshing.get())
+					&& System.currentTimeMillis() < deadline) {
+				try {
+					Thread.sleep(10);
+				} catch (InterruptedException e) {
+					Thread.currentThread().interrupt();
+					break;
+				}
+			}
+			return Optional.empty();
+		}
+
+		private static boolean waitsInTheRefreshListener(Thread thread) {
+			return thread != null && thread.getState() == Thread.State.WAITING && Arrays.stream(thread.getStackTrace())
+					.anyMatch(f -> f.getMethodName().equals("beforeRefresh")
+							&& f.getClassName().endsWith(".SwitchManager"));
+		}
+
+		@Override
+		public void save(ISaveContext context, IProgressMonitor monitor) {
+			// nothing to keep
+		}
+
+		@Override
+		public void restore(IRestoreContext context, IProgressMonitor monitor) {
+			// nothing to put back
+		}
+	}
+
+	/** A second Java project in the repository's folder {@code lib}: the save ahead checks two projects' builds. */
+	private static Map<String, String> libraryProject() {
+		Map<String, String> files = new LinkedHashMap<>();
+		JavaRepository.projectFiles("lib" + System.nanoTime()).forEach((path, content) -> files.put("lib/" + path,
+				content));
+		files.put("lib/src/l/L.java", "package l;\npublic class L {\n}\n");
+		return files;
+	}
+
+	private void importLibrary() throws CoreException {
+		IWorkspace workspace = ResourcesPlugin.getWorkspace();
+		IProjectDescription description = workspace
+				.loadProjectDescription(IPath.fromPath(repo.workTree.resolve("lib/.project")));
+		library = workspace.getRoot().getProject(description.getName());
+		library.create(description, null);
+		library.open(null);
+	}
+
 	private void importAndBuild() throws Exception {
 		harness.autoBuild(true);
 		project = repo.importProject();
+		if (repo.workTree.resolve("lib/.project").toFile().isFile()) {
+			importLibrary();
+		}
 		harness.manager().track();
 		SwitchHarness.awaitQuiet();
 		long deadline = System.currentTimeMillis() + 120_000;
