@@ -292,10 +292,11 @@ session_start() {
 # 845 on a deadlock, found by hand).
 command_timeout=${SOAK_COMMAND_TIMEOUT:-600}
 reply() {
-	local fd=$1 pid=$2 session=$3 command=$4 line left status deadline=$(( $(now_us) + command_timeout * 1000000 ))
+	local fd=$1 pid=$2 session=$3 command=$4 line left status t=$EPOCHREALTIME deadline
+	deadline=$(( ${t%[.,]*} + command_timeout )) # (seconds; no $(now_us) per line: a fork each, 1 s for 500 lines)
 	reply_rc=
 	while :; do
-		left=$(( (deadline - $(now_us)) / 1000000 )) status=0
+		t=$EPOCHREALTIME left=$(( deadline - ${t%[.,]*} )) status=0
 		if [ "$left" -gt 0 ]; then IFS= read -r -t "$left" -u "$fd" line || status=$?; else status=142; fi
 		if [ "$status" -gt 128 ]; then
 			"$JAVA_HOME/bin/jcmd" "$pid" Thread.print > "$logs/hang-step-$step_no.txt" 2>&1 || true
@@ -902,7 +903,11 @@ check() {
 	# on disk: every file under states/ once (an archive that shares a previous state's entries links its files)
 	total=$(find "$store/states" -type f -printf '%i %s\n' | sort -u -k1,1 | awk '{t += $2} END {print t + 0}')
 	if [ "$total" -gt $((budget_mb * 1024 * 1024)) ] && [ "$(grep -c . <<<"$archives")" -gt 1 ]; then
-		cat "$logs/verify-$step_no.log" >&2
+		# at once, what made it (an archive being written, a link left): every file with its inode, size and time,
+		# and the IDE's threads
+		find "$store/states" -type f -printf '%i %s %TT %p\n' | sort -k4 > "$logs/store-over-budget-$step_no.txt"
+		[ -z "$session_pid" ] || "$JAVA_HOME/bin/jcmd" "$session_pid" Thread.print > "$logs/threads-over-budget-$step_no.txt" 2>&1 || true
+		cat "$logs/verify-$step_no.log" "$logs/store-over-budget-$step_no.txt" >&2
 		fail "the stored states take $total bytes, more than the disk budget of $budget_mb MiB"
 	fi
 	# a restore killed while writing: its record goes once the IDE has started again (its derived data removed and
