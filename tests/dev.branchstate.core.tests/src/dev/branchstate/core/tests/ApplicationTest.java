@@ -21,6 +21,8 @@ import org.eclipse.core.resources.IFile;
 import org.eclipse.core.resources.IMarker;
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.resources.IResource;
+import org.eclipse.core.resources.ISaveContext;
+import org.eclipse.core.resources.ISaveParticipant;
 import org.eclipse.core.resources.ResourcesPlugin;
 import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.IProgressMonitor;
@@ -442,6 +444,59 @@ class ApplicationTest {
 			assertThat(ran).as("the pending save ahead ran before the wait ended").isTrue();
 			assertThat(printed.toString(StandardCharsets.UTF_8)).contains(completion.getName());
 		} finally {
+			completion.cancel();
+			completion.join();
+		}
+	}
+
+	/**
+	 * The workspace's full save that ends {@code build} (as the IDE's exit does) may save the state of HEAD, and a part
+	 * left out of it is completed by a save ahead scheduled then: the command waits for that too, so that the store
+	 * does not change behind the command's back (the soak's disk budget check met an archive still being written after
+	 * a check's {@code build} in the serve command's session: seed 11, step 447). The completion here is scheduled by a
+	 * save participant of the test, with a delay longer than a short one.
+	 */
+	@Test
+	void theBuildCommandWaitsForWhatItsWorkspaceSaveScheduled() throws Exception {
+		AtomicBoolean ran = new AtomicBoolean();
+		AtomicBoolean scheduled = new AtomicBoolean();
+		Job completion = jobOf("test: completing a state saved by the full save", ran, SaveAheadJob.FAMILY,
+				SaveAheadJob.COMPLETING);
+		ISaveParticipant participant = new ISaveParticipant() {
+			@Override
+			public void saving(ISaveContext context) {
+				if (context.getKind() == ISaveContext.FULL_SAVE && scheduled.compareAndSet(false, true)) {
+					completion.schedule(2_000);
+				}
+			}
+
+			@Override
+			public void prepareToSave(ISaveContext context) {
+				// nothing
+			}
+
+			@Override
+			public void doneSaving(ISaveContext context) {
+				// nothing
+			}
+
+			@Override
+			public void rollback(ISaveContext context) {
+				// nothing
+			}
+		};
+		ResourcesPlugin.getWorkspace().addSaveParticipant("dev.branchstate.core.tests", participant); //$NON-NLS-1$
+		try {
+			// as the session of the serve command runs it (the application's start waits for background jobs after
+			// its one command; a session's commands follow one another)
+			ByteArrayOutputStream printed = new ByteArrayOutputStream();
+			PrintStream stream = new PrintStream(printed, true, StandardCharsets.UTF_8);
+			assertThat(BranchstateApplication.run(List.of("build", f.workTree.toString()), stream, stream))
+					.as(printed.toString(StandardCharsets.UTF_8)).isEqualTo(IApplication.EXIT_OK);
+			assertThat(scheduled).as("the command saved the workspace in full").isTrue();
+			assertThat(ran).as("the completion the full save scheduled ran before the command ended").isTrue();
+		} finally {
+			ResourcesPlugin.getWorkspace().removeSaveParticipant("dev.branchstate.core.tests"); //$NON-NLS-1$
 			completion.cancel();
 			completion.join();
 		}

@@ -270,7 +270,7 @@ final class Commands {
 			StateInfo state = service.states(gitDir).stream().filter(s -> s.commitId().equals(saved.commitId()))
 					.findFirst().orElse(saved);
 			// as the IDE does when it exits: the builders' last built states (and JDT's) are kept for the next session
-			ResourcesPlugin.getWorkspace().save(true, new NullProgressMonitor());
+			saveWorkspace(jobs);
 			out.println("saved " + state.commitId() + " branches=" + String.join(",", state.branches()) + " size=" //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$ //$NON-NLS-4$
 					+ state.size() + " data=" + state.uncompressedSize() + " archive=" + state.archive() + " ms=" + ms); //$NON-NLS-1$ //$NON-NLS-2$ //$NON-NLS-3$
 			return IApplication.EXIT_OK;
@@ -304,7 +304,7 @@ final class Commands {
 				jobs.await(out);
 				RestoreResult result = service.restore(gitDir, commit, new NullProgressMonitor());
 				jobs.await(out);
-				ResourcesPlugin.getWorkspace().save(true, new NullProgressMonitor());
+				saveWorkspace(jobs);
 				out.println("restored " + commit + " files=" + result.filesRestored() + " written=" //$NON-NLS-1$ //$NON-NLS-2$
 						+ result.filesWritten() + " deleted=" + result.filesDeleted() + " rebuild=" //$NON-NLS-1$ //$NON-NLS-2$
 						+ result.changedSources() + " ms=" + result.duration().toMillis()); //$NON-NLS-1$
@@ -406,7 +406,7 @@ final class Commands {
 			awaitSwitches(); // a refresh that found a moved HEAD
 			service.awaitBuild(gitDir, new NullProgressMonitor());
 			jobs.await(out);
-			ResourcesPlugin.getWorkspace().save(true, new NullProgressMonitor());
+			saveWorkspace(jobs);
 			out.println("built " + commit(gitDir, Constants.HEAD) + " projects=" + service.projectsOf(gitDir).size()); //$NON-NLS-1$ //$NON-NLS-2$
 			if (problems) {
 				for (String line : problemLines(service, gitDir)) {
@@ -475,6 +475,16 @@ final class Commands {
 	}
 
 	/** Lets the switch manager find the repositories and handle a switch that happened while no IDE ran. */
+	/**
+	 * Saves the workspace in full, as the IDE does when it exits, and waits for what that save scheduled: Branchstate's
+	 * save participant saves the state of HEAD when none is stored, and a part it had to leave out (JDT's indexer still
+	 * at work) is added by a save ahead once the IDE is idle. The command's caller must find the store as it stays.
+	 */
+	private void saveWorkspace(BackgroundJobs jobs) throws CoreException, InterruptedException {
+		ResourcesPlugin.getWorkspace().save(true, new NullProgressMonitor());
+		jobs.await(out);
+	}
+
 	private static void awaitPendingSwitch(File gitDir) throws InterruptedException {
 		BundleContext context = FrameworkUtil.getBundle(Commands.class).getBundleContext();
 		ServiceTracker<SwitchManager, SwitchManager> tracker = new ServiceTracker<>(context, SwitchManager.class, null);
