@@ -264,32 +264,19 @@ class StateServiceRestoreTest {
 			commit(git, project, "early");
 			File gitDir = git.getRepository().getDirectory();
 
-			// the indexer sees Late.java appear, and is held (a workspace operation on the project) while the state
-			// is saved: the state's store does not have Late.java
-			java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
-			java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-			Thread operation = new Thread(() -> {
-				org.eclipse.core.runtime.jobs.Job.getJobManager().beginRule(project, null);
-				try {
-					Files.writeString(work.resolve("src/q/Late.java"), "package q;\npublic class Late { }\n");
-					project.refreshLocal(IResource.DEPTH_INFINITE, null);
-					held.countDown();
-					release.await();
-				} catch (Exception e) {
-					throw new IllegalStateException(e);
-				} finally {
-					org.eclipse.core.runtime.jobs.Job.getJobManager().endRule(project);
-				}
-			});
-			operation.start();
-			assertThat(held.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-			// (the refresh has told the indexer: the work is queued, or taken by the index job, which waits)
+			// the indexer sees Late.java appear, and is held while the state is saved, as by a switch or a save ahead
+			// (they save holding the workspace's rule): the state's store does not have Late.java
+			org.eclipse.core.runtime.jobs.ISchedulingRule workspaceRule = org.eclipse.core.runtime.jobs.MultiRule
+					.combine(WORKSPACE.getRoot(), WORKSPACE.getRuleFactory().buildRule());
 			StateInfo state;
+			org.eclipse.core.runtime.jobs.Job.getJobManager().beginRule(workspaceRule, null);
 			try {
+				Files.writeString(work.resolve("src/q/Late.java"), "package q;\npublic class Late { }\n");
+				project.refreshLocal(IResource.DEPTH_INFINITE, null);
+				// (the refresh has told the indexer: the work is queued, or taken by the index job, which waits)
 				state = states.save(gitDir, new NullProgressMonitor());
 			} finally {
-				release.countDown();
-				operation.join();
+				org.eclipse.core.runtime.jobs.Job.getJobManager().endRule(workspaceRule);
 			}
 			settle(project);
 			assertThat(index.declarations(project, "Late")).hasSize(1);
