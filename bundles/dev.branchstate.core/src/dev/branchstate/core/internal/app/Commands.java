@@ -474,7 +474,6 @@ final class Commands {
 		};
 	}
 
-	/** Lets the switch manager find the repositories and handle a switch that happened while no IDE ran. */
 	/**
 	 * Saves the workspace in full, as the IDE does when it exits, and waits for what that save scheduled: Branchstate's
 	 * save participant saves the state of HEAD when none is stored, and a part it had to leave out (JDT's indexer still
@@ -485,6 +484,7 @@ final class Commands {
 		jobs.await(out);
 	}
 
+	/** Lets the switch manager find the repositories and handle a switch that happened while no IDE ran. */
 	private static void awaitPendingSwitch(File gitDir) throws InterruptedException {
 		BundleContext context = FrameworkUtil.getBundle(Commands.class).getBundleContext();
 		ServiceTracker<SwitchManager, SwitchManager> tracker = new ServiceTracker<>(context, SwitchManager.class, null);
