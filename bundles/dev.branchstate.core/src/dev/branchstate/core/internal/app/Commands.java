@@ -46,6 +46,7 @@ import dev.branchstate.core.StateInfo;
 import dev.branchstate.core.internal.service.ProjectPaths;
 import dev.branchstate.core.internal.service.RemovedProjects;
 import dev.branchstate.core.internal.service.StateService;
+import dev.branchstate.core.internal.service.StorePreferences;
 import dev.branchstate.core.internal.switching.SaveAheadJob;
 import dev.branchstate.core.internal.store.StateStore;
 import dev.branchstate.core.internal.switching.SwitchManager;
@@ -541,7 +542,7 @@ final class Commands {
 		for (Path p : store.cleanOrphans()) {
 			out.println("deleted orphan " + p); //$NON-NLS-1$
 		}
-		for (StateInfo s : store.evictToBudget(StateService.budgetBytes(), null)) {
+		for (StateInfo s : store.evictToBudget(StorePreferences.budgetBytes(), null)) {
 			out.println("evicted " + s.commitId() + " (disk budget) " + s.gitDir()); //$NON-NLS-1$ //$NON-NLS-2$
 		}
 		return IApplication.EXIT_OK;

@@ -41,6 +41,7 @@ import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.internal.Log;
 import dev.branchstate.core.internal.Messages;
 import dev.branchstate.core.internal.service.StateService;
+import dev.branchstate.core.internal.service.StorePreferences;
 import dev.branchstate.core.internal.store.StateStore;
 import dev.branchstate.core.internal.switching.SwitchManager;
 
@@ -168,7 +169,7 @@ public final class Prefetcher implements IResourceChangeListener {
 						.anyMatch(s -> s.commitId().equals(commit)));
 		boolean active = settings.enabled() && service != null && service.remote().usableForPrefetch();
 		return new BudgetUse(use.prefetchedStates(), use.prefetchedBytes(),
-				settings.budgetBytes(StateService.budgetBytes()), use.bytesToday(), settings.maxBytesPerDay(), active);
+				settings.budgetBytes(StorePreferences.budgetBytes()), use.bytesToday(), settings.maxBytesPerDay(), active);
 	}
 
 	/**

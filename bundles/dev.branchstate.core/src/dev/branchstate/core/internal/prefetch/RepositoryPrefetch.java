@@ -20,6 +20,7 @@ import dev.branchstate.core.internal.Log;
 import dev.branchstate.core.internal.Messages;
 import dev.branchstate.core.internal.service.RemoteService;
 import dev.branchstate.core.internal.service.StateService;
+import dev.branchstate.core.internal.service.StorePreferences;
 import dev.branchstate.core.internal.switching.StatePicker;
 
 /**
@@ -157,7 +158,7 @@ final class RepositoryPrefetch {
 	/** @return the bytes a prefetch may still download now: within its share of the disk budget and today's maximum */
 	private long room(PrefetchSettings settings) throws IOException {
 		PrefetchLedger.Use use = ledger.use(this::stored);
-		long share = settings.budgetBytes(StateService.budgetBytes()) - use.prefetchedBytes();
+		long share = settings.budgetBytes(StorePreferences.budgetBytes()) - use.prefetchedBytes();
 		return Math.min(share, settings.maxBytesPerDay() - use.bytesToday());
 	}
 

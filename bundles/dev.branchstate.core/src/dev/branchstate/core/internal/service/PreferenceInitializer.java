@@ -17,8 +17,8 @@ public final class PreferenceInitializer extends AbstractPreferenceInitializer {
 		node.putBoolean(BranchstatePreferences.SAVE_AHEAD, true);
 		node.put(BranchstatePreferences.BRANCH_PATTERNS, "*"); //$NON-NLS-1$
 		node.put(BranchstatePreferences.STORE_LOCATION, ""); //$NON-NLS-1$
-		node.putInt(BranchstatePreferences.DISK_BUDGET_MB, StateService.DEFAULT_BUDGET_MB);
-		node.putInt(BranchstatePreferences.COMPRESSION_LEVEL, StateService.DEFAULT_LEVEL);
+		node.putInt(BranchstatePreferences.DISK_BUDGET_MB, StorePreferences.DEFAULT_BUDGET_MB);
+		node.putInt(BranchstatePreferences.COMPRESSION_LEVEL, StorePreferences.DEFAULT_LEVEL);
 		node.putInt(BranchstatePreferences.WORKER_THREADS, 0);
 		node.put(BranchstatePreferences.DERIVED_FOLDERS, ""); //$NON-NLS-1$
 		node.put(BranchstatePreferences.REMOTE_ENDPOINT, ""); //$NON-NLS-1$

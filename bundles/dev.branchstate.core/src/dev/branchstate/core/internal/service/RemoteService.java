@@ -154,7 +154,7 @@ public final class RemoteService {
 			IProgressMonitor monitor) throws CoreException {
 		try {
 			return fetch(repository, gitDir, commit, repository.resolve(Constants.HEAD), Constants.HEAD,
-					StateService.budgetBytes(), deadline, Messages.Remote_fetched, monitor);
+					StorePreferences.budgetBytes(), deadline, Messages.Remote_fetched, monitor);
 		} catch (IOException e) {
 			throw failed(e);
 		}
@@ -194,7 +194,7 @@ public final class RemoteService {
 			StateInfo state = remote().fetch(repository,
 					new RemoteStates.Wanted(address.repositoryId(), address.compatibility(), commit, within, withinName,
 							largest),
-					store, GitFacts.commitsInUse(repository), StateService.budgetBytes(),
+					store, GitFacts.commitsInUse(repository), StorePreferences.budgetBytes(),
 					canceled(progress, deadline == null ? null : start + deadline.toNanos()),
 					n -> progress.setTaskName(NLS.bind(Messages.Remote_fetchingBytes, commit.substring(0, 10),
 							Long.valueOf(done.addAndGet(n) >> 20))));

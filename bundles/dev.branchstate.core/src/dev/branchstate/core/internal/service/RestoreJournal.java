@@ -31,7 +31,7 @@ import dev.branchstate.core.internal.Messages;
  * (or the workspace was saved in full). A restore that did not end — the IDE killed or
  * crashed, the power cut, an {@link Error} in its thread — leaves its file: the state service then removes the
  * derived data of those projects and has their builders build them in full, before any build (see
- * {@link StateService#recoverInterruptedRestores}), which is what the fail-safe of a restore that fails does. Without
+ * {@link InterruptedRestores}), which is what the fail-safe of a restore that fails does. Without
  * it, an output folder half of one commit and half of another, with the restore's temporary files in it, would be
  * taken as built by the next incremental build.
  * <p>

@@ -407,7 +407,7 @@ final class RestoreOperation {
 	/** @return extraction settings of the preferences (worker threads), cancelled through the monitor */
 	static ExtractOptions extractOptions(IProgressMonitor monitor) {
 		ExtractOptions options = ExtractOptions.defaults().withCancel(monitor::isCanceled);
-		int workers = StateService.intPreference(BranchstatePreferences.WORKER_THREADS, 0);
+		int workers = StorePreferences.intValue(BranchstatePreferences.WORKER_THREADS, 0);
 		return workers > 0 ? options.withWorkers(workers) : options;
 	}
 

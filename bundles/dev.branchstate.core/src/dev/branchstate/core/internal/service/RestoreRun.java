@@ -151,7 +151,7 @@ final class RestoreRun {
 				sub.worked(3);
 				RestoreOperation operation = new RestoreOperation(workspace, contributors, service.restoreJournal(),
 						reader, state, current, changed, comparison, problems,
-						StateService.intPreference(BranchstatePreferences.WORKER_THREADS, 0), sub::isCanceled, known,
+						StorePreferences.intValue(BranchstatePreferences.WORKER_THREADS, 0), sub::isCanceled, known,
 						laps);
 				ISchedulingRule rule = MultiRule.combine(
 						parts.stream().map(Selected::project).distinct().toArray(ISchedulingRule[]::new));

@@ -126,7 +126,7 @@ final class SaveOperation {
 					throw events.skipped(dir, commit, branch, NLS.bind(Messages.Service_keptComplete, new Object[] {
 							dir, GitFacts.shortId(commit), missingParts(complete.get(), written.info()) }), start);
 				}
-				added = store.add(written.info(), GitFacts.commitsInUse(repository), StateService.budgetBytes());
+				added = store.add(written.info(), GitFacts.commitsInUse(repository), StorePreferences.budgetBytes());
 				laps.lap("catalog"); //$NON-NLS-1$
 			}
 			sub.worked(5);
@@ -291,10 +291,10 @@ final class SaveOperation {
 		StateStore store = service.store();
 		ArchiveProgress progress = new ArchiveProgress();
 		WriteOptions options = WriteOptions.defaults()
-				.withLevel(StateService.intPreference(BranchstatePreferences.COMPRESSION_LEVEL,
-						StateService.DEFAULT_LEVEL))
+				.withLevel(StorePreferences.intValue(BranchstatePreferences.COMPRESSION_LEVEL,
+						StorePreferences.DEFAULT_LEVEL))
 				.withProgress(progress).withCancel(monitor::isCanceled);
-		int workers = StateService.intPreference(BranchstatePreferences.WORKER_THREADS, 0);
+		int workers = StorePreferences.intValue(BranchstatePreferences.WORKER_THREADS, 0);
 		if (workers > 0) {
 			options = options.withWorkers(workers);
 		}

@@ -12,23 +12,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 
-import org.eclipse.core.resources.IBuildConfiguration;
 import org.eclipse.core.resources.IProject;
-import org.eclipse.core.resources.IResourceChangeEvent;
-import org.eclipse.core.resources.IResourceChangeListener;
 import org.eclipse.core.resources.IWorkspace;
-import org.eclipse.core.resources.IncrementalProjectBuilder;
-import org.eclipse.core.resources.ResourcesPlugin;
 import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.IPath;
 import org.eclipse.core.runtime.IProgressMonitor;
-import org.eclipse.core.runtime.OperationCanceledException;
 import org.eclipse.core.runtime.Platform;
 import org.eclipse.core.runtime.Status;
 import org.eclipse.core.runtime.SubMonitor;
-import org.eclipse.core.runtime.jobs.ISchedulingRule;
 import org.eclipse.core.runtime.jobs.Job;
-import org.eclipse.core.runtime.jobs.MultiRule;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import org.eclipse.osgi.util.NLS;
@@ -41,7 +33,6 @@ import org.osgi.service.component.annotations.Reference;
 import dev.branchstate.archive.ArchiveReader;
 import dev.branchstate.archive.Archives;
 import dev.branchstate.archive.ExtractOptions;
-import dev.branchstate.core.BranchstatePreferences;
 import dev.branchstate.core.IStateListener;
 import dev.branchstate.core.IStateService;
 import dev.branchstate.core.RestoreResult;
@@ -52,7 +43,6 @@ import dev.branchstate.core.StateInfo;
 import dev.branchstate.core.internal.LockOrder;
 import dev.branchstate.core.internal.Log;
 import dev.branchstate.core.internal.Messages;
-import dev.branchstate.core.internal.build.BuildManagerAccess;
 import dev.branchstate.core.internal.contributors.ContributorRegistry;
 import dev.branchstate.core.internal.store.StateStore;
 
@@ -66,19 +56,15 @@ import dev.branchstate.core.internal.store.StateStore;
 @Component(service = IStateService.class)
 public final class StateService implements IStateService {
 
-	/** Default disk budget of the store in MiB. */
-	public static final int DEFAULT_BUDGET_MB = 10240;
 	/** Job family of the store's second look for a killed save's leftovers ({@link LeftoverCleaning}). */
 	public static final Object LEFTOVERS_FAMILY = StateService.class.getName() + ".leftovers"; //$NON-NLS-1$
-	/** Default zstd level. */
-	public static final int DEFAULT_LEVEL = 3;
 
 	private final IWorkspace workspace;
 	private final ContributorRegistry contributors;
 	private final RemoteService remote = new RemoteService(this);
 	private final RestoreJournal journal;
-	/** Recovers unfinished restores before any build (a build that starts before the recovery job ran). */
-	private final IResourceChangeListener recoveryBeforeBuild = event -> recoverInterruptedRestores(null);
+	private final InterruptedRestores interruptedRestores;
+	private final ProjectBuilds builds;
 	private final HandOffCompletion handOffCompletion;
 	private final StateEvents events = new StateEvents();
 	private final Map<File, ReentrantLock> repositoryLocks = new ConcurrentHashMap<>();
@@ -93,14 +79,11 @@ public final class StateService implements IStateService {
 				Platform.getStateLocation(FrameworkUtil.getBundle(StateService.class)).append("restores").toPath()); //$NON-NLS-1$
 		// what a killed or crashed session left goes at start-up: a restore's half-written output before any build,
 		// a save's files in the store
-		workspace.addResourceChangeListener(recoveryBeforeBuild, IResourceChangeEvent.PRE_BUILD);
-		this.handOffCompletion = new HandOffCompletion(workspace, journal, this::whyNotBuilt);
+		this.interruptedRestores = new InterruptedRestores(workspace, journal, contributors);
+		interruptedRestores.install();
+		this.builds = new ProjectBuilds(workspace, contributors);
+		this.handOffCompletion = new HandOffCompletion(workspace, journal, builds::whyNotBuilt);
 		handOffCompletion.install();
-		if (journal.pending()) {
-			Job recovery = Job.createSystem(Messages.Service_recoveryJob, this::recoverInterruptedRestores);
-			recovery.setRule(LockOrder.workspaceRule(workspace));
-			recovery.schedule();
-		}
 		Job.createSystem(Messages.Store_cleaningJob, monitor -> {
 			try {
 				store();
@@ -116,7 +99,7 @@ public final class StateService implements IStateService {
 
 	@Deactivate
 	void deactivate() {
-		workspace.removeResourceChangeListener(recoveryBeforeBuild);
+		interruptedRestores.uninstall();
 		handOffCompletion.uninstall();
 		contributors.dispose();
 	}
@@ -124,49 +107,6 @@ public final class StateService implements IStateService {
 	/** @return the record of the restores that are writing (internal: tests) */
 	public RestoreJournal restoreJournal() {
 		return journal;
-	}
-
-	/**
-	 * Undoes what restores that did not end left (the IDE killed or crashed while one was writing): removes the
-	 * derived data of their projects and has their builders build them in full, then deletes their records. Runs in
-	 * a job at start-up and, should a build come first, before it (PRE_BUILD); a save of such a project is refused
-	 * until then. Costs nothing when no restore is on record.
-	 */
-	public void recoverInterruptedRestores(IProgressMonitor monitor) {
-		if (!journal.pending()) {
-			return;
-		}
-		int mark = journal.mark();
-		List<RestoreJournal.Unfinished> unfinished;
-		try {
-			unfinished = journal.unfinished();
-		} catch (IOException e) {
-			Log.warning(NLS.bind(Messages.Service_restoreNotRecovered, "?", e.getMessage()), e); //$NON-NLS-1$
-			return;
-		}
-		boolean all = true;
-		for (RestoreJournal.Unfinished u : unfinished) {
-			List<IProject> projects = u.projects().stream().map(workspace.getRoot()::getProject)
-					.filter(IProject::isAccessible).toList();
-			String names = String.join(", ", u.projects()); //$NON-NLS-1$
-			try {
-				if (!projects.isEmpty()) {
-					workspace.run(m -> {
-						for (IProject project : projects) {
-							RestoreOperation.discardDerivedData(project, contributors);
-						}
-					}, MultiRule.combine(projects.toArray(ISchedulingRule[]::new)), IWorkspace.AVOID_UPDATE, monitor);
-				}
-				journal.recovered(u);
-				Log.warning(NLS.bind(Messages.Service_restoreInterrupted, names));
-			} catch (CoreException | IOException | RuntimeException e) {
-				all = false; // its record stays for the next session; its projects are not saved meanwhile
-				Log.warning(NLS.bind(Messages.Service_restoreNotRecovered, names, u.file()), e);
-			}
-		}
-		if (all) {
-			journal.allRecovered(mark);
-		}
 	}
 
 	/** @return remote states for the workspace's repositories */
@@ -187,7 +127,7 @@ public final class StateService implements IStateService {
 
 	/** @return the state store at the location the preference names (the bundle's state location by default) */
 	public synchronized StateStore store() throws CoreException {
-		Path location = storeOverride != null ? storeOverride : preferredLocation();
+		Path location = storeOverride != null ? storeOverride : StorePreferences.storeLocation();
 		if (store == null || !store.directory().equals(location.toAbsolutePath().normalize())) {
 			try {
 				store = new StateStore(location);
@@ -201,22 +141,6 @@ public final class StateService implements IStateService {
 
 	private synchronized boolean isCurrent(StateStore candidate) {
 		return store == candidate;
-	}
-
-	private static Path preferredLocation() {
-		String value = Platform.getPreferencesService().getString(BranchstatePreferences.NODE,
-				BranchstatePreferences.STORE_LOCATION, "", null); //$NON-NLS-1$
-		if (!value.isBlank()) {
-			return Path.of(value.trim());
-		}
-		return Platform.getStateLocation(FrameworkUtil.getBundle(StateService.class)).append("store").toPath(); //$NON-NLS-1$
-	}
-
-	/** @return the disk budget in bytes */
-	public static long budgetBytes() {
-		long mb = Platform.getPreferencesService().getInt(BranchstatePreferences.NODE,
-				BranchstatePreferences.DISK_BUDGET_MB, DEFAULT_BUDGET_MB, null);
-		return mb * 1024 * 1024;
 	}
 
 	// ---------------------------------------------------------------------------------------------- queries
@@ -325,11 +249,6 @@ public final class StateService implements IStateService {
 		return repositoryLocks.computeIfAbsent(dir, d -> new ReentrantLock());
 	}
 
-	/** @return the persisted value of an integer preference of Branchstate */
-	static int intPreference(String key, int defaultValue) {
-		return Platform.getPreferencesService().getInt(BranchstatePreferences.NODE, key, defaultValue, null);
-	}
-
 	// ------------------------------------------------------------------------------------------------- save
 
 	@Override
@@ -350,48 +269,14 @@ public final class StateService implements IStateService {
 		events.fire(event);
 	}
 
-
 	@Override
 	public void awaitBuild(File gitDir, IProgressMonitor monitor) throws CoreException {
-		List<IProject> projects = projectsOf(StateStore.canonical(gitDir));
-		if (projects.isEmpty()) {
-			return;
-		}
-		if (workspace.isAutoBuilding()) {
-			// the auto-build, now (a manual build would make the platform skip the auto-build after the next change);
-			// projects never built since Eclipse started (an import, say), or whose builder wants to build them in full
-			// (JDT after a build that failed), get a change that starts it
-			if (Job.getJobManager().find(ResourcesPlugin.FAMILY_AUTO_BUILD).length == 0) {
-				for (IProject project : projects) {
-					if (whyNotBuilt(project).isPresent()) {
-						project.touch(null); // in the workspace tree only: no file is written
-					}
-				}
-			}
-			for (Job job : Job.getJobManager().find(ResourcesPlugin.FAMILY_AUTO_BUILD)) {
-				job.wakeUp();
-			}
-			try {
-				Job.getJobManager().join(ResourcesPlugin.FAMILY_AUTO_BUILD, monitor);
-			} catch (InterruptedException e) {
-				Thread.currentThread().interrupt();
-				throw new OperationCanceledException();
-			}
-			return;
-		}
-		IBuildConfiguration[] configs = new IBuildConfiguration[projects.size()];
-		for (int i = 0; i < configs.length; i++) {
-			configs[i] = projects.get(i).getActiveBuildConfig();
-		}
-		workspace.build(configs, IncrementalProjectBuilder.INCREMENTAL_BUILD, true, monitor);
+		builds.await(projectsOf(StateStore.canonical(gitDir)), monitor);
 	}
 
-	/**
-	 * @return why the project's derived data may not be its complete build: a builder that has not built the current
-	 *         tree, or a contributor that counts the build as incomplete; empty when it is complete
-	 */
+	/** @return why the project's build is not complete ({@link ProjectBuilds#whyNotBuilt}); empty when it is */
 	Optional<String> whyNotBuilt(IProject project) {
-		return BuildManagerAccess.whyNotBuilt(project).or(() -> contributors.whyNotBuilt(project));
+		return builds.whyNotBuilt(project);
 	}
 
 	// ---------------------------------------------------------------------------------------------- restore
