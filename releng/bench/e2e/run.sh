@@ -83,6 +83,7 @@ run_cases() {
 	org.eclipse.core.resources/build/invoking=true
 	dev.branchstate.core/debug=true
 	dev.branchstate.core/debug/timing=true
+	dev.branchstate.core/debug/build=true
 	EOO
 	IDE_ARGS="-debug $work/jdt.options"
 	IDE_JVM=${BENCH_JVM:--Xmx3g}

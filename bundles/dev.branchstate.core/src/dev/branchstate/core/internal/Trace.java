@@ -14,6 +14,8 @@ import org.osgi.framework.ServiceReference;
  * <ul>
  * <li>{@value #RESTORE}: each entry a restore will read (and write), found by its plan before it reads anything.</li>
  * <li>{@value #TIMING}: where the wall time of each switch, restore and save went, one line each ({@link Laps}).</li>
+ * <li>{@value #BUILD}: each project a build changed (its derived data no longer a stored state's), with the first
+ * resource that counted and why.</li>
  * </ul>
  */
 public final class Trace {
@@ -23,6 +25,9 @@ public final class Trace {
 
 	/** The wall time of each switch, restore and save, lap by lap. */
 	public static final String TIMING = "/debug/timing"; //$NON-NLS-1$
+
+	/** The projects each build changed, with the first resource that counted and why. */
+	public static final String BUILD = "/debug/build"; //$NON-NLS-1$
 
 	private static final String BUNDLE = "dev.branchstate.core"; //$NON-NLS-1$
 	private static final String DEBUG = "/debug"; //$NON-NLS-1$

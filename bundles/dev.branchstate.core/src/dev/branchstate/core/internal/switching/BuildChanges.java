@@ -14,6 +14,8 @@ import org.eclipse.core.resources.IResourceDelta;
 import org.eclipse.core.resources.ResourcesPlugin;
 import org.eclipse.core.runtime.IPath;
 
+import dev.branchstate.core.internal.Trace;
+
 /**
  * Tells which projects a build changed, from the deltas of its PRE_BUILD and POST_BUILD events, in the build's own
  * thread.
@@ -54,20 +56,45 @@ final class BuildChanges {
 		Map<IPath, Before> known = changedBefore != null ? changedBefore : Map.of();
 		Set<IProject> projects = new HashSet<>();
 		Set<IPath> stillChanged = new HashSet<>();
+		boolean tracing = Trace.on(Trace.BUILD);
 		visit(delta, d -> {
 			stillChanged.add(d.getFullPath());
 			Before then = known.get(d.getFullPath());
-			if (then == null || then.stamp() != d.getResource().getModificationStamp()
-					|| !Arrays.equals(then.markerChanges(), markerChanges(d))) {
-				projects.add(d.getResource().getProject());
+			String why = then == null ? "changed by the build" //$NON-NLS-1$
+					: then.stamp() != d.getResource().getModificationStamp() ? "written again by the build" //$NON-NLS-1$
+							: !Arrays.equals(then.markerChanges(), markerChanges(d)) ? "its markers changed by the build" //$NON-NLS-1$
+									: null;
+			if (why != null && projects.add(d.getResource().getProject()) && tracing) {
+				trace(d.getFullPath(), why + markerTypes(d));
 			}
 		});
 		for (IPath path : known.keySet()) {
-			if (!stillChanged.contains(path)) { // the build undid a change: a file a restore added, then deleted
-				projects.add(ResourcesPlugin.getWorkspace().getRoot().getProject(path.segment(0)));
+			if (!stillChanged.contains(path) // the build undid a change: a file a restore added, then deleted
+					&& projects.add(ResourcesPlugin.getWorkspace().getRoot().getProject(path.segment(0))) && tracing) {
+				trace(path, "its change undone by the build"); //$NON-NLS-1$
 			}
 		}
 		return projects;
+	}
+
+	private static void trace(IPath path, String why) {
+		Trace.trace(Trace.BUILD, "build changed " + path.segment(0) + ", first " + path + ": " + why); //$NON-NLS-1$ //$NON-NLS-2$
+	}
+
+	/** @return the types of the markers the delta added, removed or changed, for the trace */
+	private static String markerTypes(IResourceDelta delta) {
+		if ((delta.getFlags() & IResourceDelta.MARKERS) == 0) {
+			return ""; //$NON-NLS-1$
+		}
+		StringBuilder types = new StringBuilder(" (markers:"); //$NON-NLS-1$
+		for (IMarkerDelta marker : delta.getMarkerDeltas()) {
+			types.append(' ').append(switch (marker.getKind()) {
+			case IResourceDelta.ADDED -> '+';
+			case IResourceDelta.REMOVED -> '-';
+			default -> '~';
+			}).append(marker.getType());
+		}
+		return types.append(')').toString();
 	}
 
 	/** Visits the resources of the delta that changed themselves (content, existence, markers…), not only below. */
