@@ -7,11 +7,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 
+import org.eclipse.core.resources.IMarker;
 import org.eclipse.core.resources.IMarkerDelta;
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.resources.IResource;
 import org.eclipse.core.resources.IResourceDelta;
 import org.eclipse.core.resources.ResourcesPlugin;
+import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.IPath;
 
 import dev.branchstate.core.internal.Trace;
@@ -23,7 +25,9 @@ import dev.branchstate.core.internal.Trace;
  * Both deltas describe the changes since the previous build ended. A resource the build changed is in the POST_BUILD
  * delta but not in the PRE_BUILD one, or its modification stamp or marker changes differ from those it had at
  * PRE_BUILD (a class file a restore wrote and the builder wrote again), or it is in the PRE_BUILD delta only (a
- * file a restore added and the builder deleted).
+ * file a restore added and the builder deleted). Markers count by what they say (type and attributes), not by id: a
+ * builder that removes its markers and adds the same ones again at every build (PDE's manifest checker) changed
+ * nothing a state holds.
  * <p>
  * Why not the POST_CHANGE that ends the build's operation: builders run without the workspace lock, so an operation
  * of another thread that spans the end of a build (a job's workspace runnable, the platform's periodic notification)
@@ -31,8 +35,18 @@ import dev.branchstate.core.internal.Trace;
  */
 final class BuildChanges {
 
-	/** A changed resource as the PRE_BUILD event saw it. */
-	private record Before(long stamp, long[] markerChanges) {
+	/**
+	 * A changed resource as the PRE_BUILD event saw it: its modification stamp, its marker changes (ids), and its
+	 * markers by content ({@code null} when they could not be read).
+	 */
+	private record Before(long stamp, long[] markerChanges, Map<MarkerContent, Integer> markers) {
+	}
+
+	/**
+	 * What a marker says: its type and attributes. Not its id nor its creation time, which a restore does not bring
+	 * back either: a builder that removes its markers and adds the same ones again changed nothing a state holds.
+	 */
+	private record MarkerContent(String type, Map<String, Object> attributes) {
 	}
 
 	/** Per building thread: builds of different threads (relaxed build rules) may overlap. */
@@ -42,7 +56,7 @@ final class BuildChanges {
 	void buildStarting(IResourceDelta delta) {
 		Map<IPath, Before> changed = new HashMap<>();
 		visit(delta, d -> changed.put(d.getFullPath(), new Before(d.getResource().getModificationStamp(),
-				markerChanges(d))));
+				markerChanges(d), markers(d.getResource()))));
 		before.set(changed);
 	}
 
@@ -60,10 +74,7 @@ final class BuildChanges {
 		visit(delta, d -> {
 			stillChanged.add(d.getFullPath());
 			Before then = known.get(d.getFullPath());
-			String why = then == null ? "changed by the build" //$NON-NLS-1$
-					: then.stamp() != d.getResource().getModificationStamp() ? "written again by the build" //$NON-NLS-1$
-							: !Arrays.equals(then.markerChanges(), markerChanges(d)) ? "its markers changed by the build" //$NON-NLS-1$
-									: null;
+			String why = whyChanged(then, d);
 			if (why != null && projects.add(d.getResource().getProject()) && tracing) {
 				trace(d.getFullPath(), why + markerTypes(d));
 			}
@@ -75,6 +86,84 @@ final class BuildChanges {
 			}
 		}
 		return projects;
+	}
+
+	/**
+	 * @param then the resource as PRE_BUILD saw it, {@code null} when it had not changed since the previous build
+	 * @return how the build changed the resource, {@code null} when it did not
+	 */
+	private static String whyChanged(Before then, IResourceDelta delta) {
+		IResource resource = delta.getResource();
+		if (then == null) {
+			return markersOnly(delta) && markersSayTheSame(delta) ? null : "changed by the build"; //$NON-NLS-1$
+		}
+		if (then.stamp() != resource.getModificationStamp()) {
+			return "written again by the build"; //$NON-NLS-1$
+		}
+		if (!Arrays.equals(then.markerChanges(), markerChanges(delta)) && !sameMarkers(then, resource)) {
+			return "its markers changed by the build"; //$NON-NLS-1$
+		}
+		return null;
+	}
+
+	/** @return whether the resource's markers say what they said at PRE_BUILD, whatever their ids */
+	private static boolean sameMarkers(Before then, IResource resource) {
+		return then.markers() != null && then.markers().equals(markers(resource));
+	}
+
+	/** @return whether the delta is of the resource's markers only */
+	private static boolean markersOnly(IResourceDelta delta) {
+		return delta.getKind() == IResourceDelta.CHANGED && delta.getFlags() == IResourceDelta.MARKERS;
+	}
+
+	/**
+	 * @param delta the build's own changes of a resource's markers (the resource had none since the previous build
+	 *              when the build started)
+	 * @return whether the markers the build removed or changed said what those it added or changed say now
+	 */
+	private static boolean markersSayTheSame(IResourceDelta delta) {
+		Map<MarkerContent, Integer> net = new HashMap<>();
+		try {
+			for (IMarkerDelta change : delta.getMarkerDeltas()) {
+				if (change.getKind() != IResourceDelta.ADDED) { // the old marker's
+					net.merge(content(change.getType(), change.getAttributes()), -1, Integer::sum);
+				}
+				if (change.getKind() != IResourceDelta.REMOVED) {
+					IMarker marker = change.getMarker();
+					if (!marker.exists()) {
+						return false;
+					}
+					net.merge(content(marker.getType(), marker.getAttributes()), 1, Integer::sum);
+				}
+			}
+		} catch (CoreException e) {
+			return false; // (a marker deleted meanwhile) counted as changed
+		}
+		return net.values().stream().allMatch(count -> count.intValue() == 0);
+	}
+
+	private static MarkerContent content(String type, Map<String, Object> attributes) {
+		return new MarkerContent(type, attributes == null ? Map.of() : attributes);
+	}
+
+	/** @return the resource's markers (its own, not its members') by content and count, {@code null} if unreadable */
+	private static Map<MarkerContent, Integer> markers(IResource resource) {
+		if (!resource.exists()) {
+			return Map.of();
+		}
+		try {
+			IMarker[] markers = resource.findMarkers(null, false, IResource.DEPTH_ZERO);
+			if (markers.length == 0) {
+				return Map.of();
+			}
+			Map<MarkerContent, Integer> contents = new HashMap<>();
+			for (IMarker marker : markers) {
+				contents.merge(content(marker.getType(), marker.getAttributes()), 1, Integer::sum);
+			}
+			return contents;
+		} catch (CoreException e) {
+			return null; // (a marker deleted meanwhile) counted as changed
+		}
 	}
 
 	private static void trace(IPath path, String why) {

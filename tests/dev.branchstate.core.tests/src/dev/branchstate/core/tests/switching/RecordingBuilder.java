@@ -8,6 +8,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -39,6 +40,13 @@ public final class RecordingBuilder extends IncrementalProjectBuilder {
 	public static final String MARKER = "dev.branchstate.core.tests.problem";
 
 	private static final Map<String, List<String>> RECORD = new ConcurrentHashMap<>();
+
+	/**
+	 * When set, every build also validates every source again as PDE's manifest checker does: it removes the source's
+	 * markers and adds them again, with this value as an attribute {@code "validation"} (the empty string: the same
+	 * markers as a compile makes; another value: markers that differ). {@code null}: no validation (the default).
+	 */
+	public static volatile String validation;
 
 	/** @return what the builder did in the project since the last {@link #reset}: "compile src/a.txt", "remove …" */
 	public static List<String> record(IProject project) {
@@ -74,6 +82,15 @@ public final class RecordingBuilder extends IncrementalProjectBuilder {
 				});
 			}
 			return null;
+		}
+		if (validation != null && src.exists()) {
+			src.accept(resource -> {
+				if (isSource(resource)) {
+					IFile source = (IFile) resource;
+					mark(source, read(source));
+				}
+				return true;
+			});
 		}
 		IResourceDelta srcDelta = delta.findMember(IPath.fromOSString("src"));
 		if (srcDelta != null) {
@@ -114,12 +131,7 @@ public final class RecordingBuilder extends IncrementalProjectBuilder {
 	}
 
 	private void compile(IFile source) throws CoreException {
-		byte[] content;
-		try (InputStream in = source.getContents(true)) {
-			content = in.readAllBytes();
-		} catch (IOException e) {
-			throw new CoreException(Status.error(e.getMessage(), e));
-		}
+		byte[] content = read(source);
 		String header = "source-sha1: " + sha1(content);
 		IFile output = outputOf(source);
 		if (output.exists() && header.equals(firstLine(output))) {
@@ -135,13 +147,31 @@ public final class RecordingBuilder extends IncrementalProjectBuilder {
 		} else {
 			output.create(new ByteArrayInputStream(out), IResource.FORCE | IResource.DERIVED, null);
 		}
+		mark(source, content);
+	}
+
+	private static byte[] read(IFile source) throws CoreException {
+		try (InputStream in = source.getContents(true)) {
+			return in.readAllBytes();
+		} catch (IOException e) {
+			throw new CoreException(Status.error(e.getMessage(), e));
+		}
+	}
+
+	/** Removes the source's markers and adds one per line containing {@code ERROR}. */
+	private static void mark(IFile source, byte[] content) throws CoreException {
 		source.deleteMarkers(MARKER, false, IResource.DEPTH_ZERO);
-		String[] lines = text.split("\n", -1);
+		String[] lines = new String(content, StandardCharsets.UTF_8).split("\n", -1);
+		String validated = validation;
 		for (int i = 0; i < lines.length; i++) {
 			if (lines[i].contains("ERROR")) {
-				source.createMarker(MARKER, Map.of(IMarker.MESSAGE, "error: " + lines[i].strip(),
+				Map<String, Object> attributes = new HashMap<>(Map.of(IMarker.MESSAGE, "error: " + lines[i].strip(),
 						IMarker.LINE_NUMBER, Integer.valueOf(i + 1), IMarker.SEVERITY,
 						Integer.valueOf(IMarker.SEVERITY_ERROR), "sourceSha1", sha1(content)));
+				if (validated != null && !validated.isEmpty()) {
+					attributes.put("validation", validated);
+				}
+				source.createMarker(MARKER, attributes);
 			}
 		}
 	}
