@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import org.eclipse.core.runtime.Platform;
 import org.osgi.framework.FrameworkUtil;
 
+import dev.branchstate.archive.WriteOptions;
 import dev.branchstate.core.BranchstatePreferences;
 
 /** The persisted values of Branchstate's preferences that the store, the saves and the restores read. */
@@ -12,8 +13,8 @@ public final class StorePreferences {
 
 	/** Default disk budget of the store in MiB. */
 	public static final int DEFAULT_BUDGET_MB = 10240;
-	/** Default zstd level. */
-	public static final int DEFAULT_LEVEL = 3;
+	/** Default zstd level: the archive's own. */
+	public static final int DEFAULT_LEVEL = WriteOptions.DEFAULT_LEVEL;
 
 	private StorePreferences() {
 	}

@@ -1,6 +1,5 @@
 package dev.branchstate.core.internal.switching;
 
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -23,11 +22,12 @@ import dev.branchstate.core.internal.Trace;
  * thread.
  * <p>
  * Both deltas describe the changes since the previous build ended. A resource the build changed is in the POST_BUILD
- * delta but not in the PRE_BUILD one, or its modification stamp or marker changes differ from those it had at
- * PRE_BUILD (a class file a restore wrote and the builder wrote again), or it is in the PRE_BUILD delta only (a
- * file a restore added and the builder deleted). Markers count by what they say (type and attributes), not by id: a
- * builder that removes its markers and adds the same ones again at every build (PDE's manifest checker) changed
- * nothing a state holds.
+ * delta but not in the PRE_BUILD one, or its modification stamp differs from the one it had at PRE_BUILD (a class
+ * file a restore wrote and the builder wrote again), or its markers say something else than at PRE_BUILD, or it is in
+ * the PRE_BUILD delta only (a file a restore added and the builder deleted). Markers count by what they say (type and
+ * attributes), not by id: a builder that removes its markers and adds the same ones again at every build (PDE's
+ * manifest checker) changed nothing a state holds, and one that changes a marker in place (same id; "added, then
+ * changed" is "added" in the build's delta) did.
  * <p>
  * Why not the POST_CHANGE that ends the build's operation: builders run without the workspace lock, so an operation
  * of another thread that spans the end of a build (a job's workspace runnable, the platform's periodic notification)
@@ -36,10 +36,10 @@ import dev.branchstate.core.internal.Trace;
 final class BuildChanges {
 
 	/**
-	 * A changed resource as the PRE_BUILD event saw it: its modification stamp, its marker changes (ids), and its
-	 * markers by content ({@code null} when they could not be read).
+	 * A changed resource as the PRE_BUILD event saw it: its modification stamp, whether its markers had changed too,
+	 * and if so its markers by content ({@code null} when they had not changed or could not be read).
 	 */
-	private record Before(long stamp, long[] markerChanges, Map<MarkerContent, Integer> markers) {
+	private record Before(long stamp, boolean markersChanged, Map<MarkerContent, Integer> markers) {
 	}
 
 	/**
@@ -55,8 +55,12 @@ final class BuildChanges {
 	/** PRE_BUILD: remembers the resources changed since the last build ended. */
 	void buildStarting(IResourceDelta delta) {
 		Map<IPath, Before> changed = new HashMap<>();
-		visit(delta, d -> changed.put(d.getFullPath(), new Before(d.getResource().getModificationStamp(),
-				markerChanges(d), markers(d.getResource()))));
+		visit(delta, d -> {
+			// read only where they changed: after a restore, this delta holds every file it wrote
+			boolean markersChanged = (d.getFlags() & IResourceDelta.MARKERS) != 0;
+			changed.put(d.getFullPath(), new Before(d.getResource().getModificationStamp(), markersChanged,
+					markersChanged ? markers(d.getResource()) : null));
+		});
 		before.set(changed);
 	}
 
@@ -100,15 +104,12 @@ final class BuildChanges {
 		if (then.stamp() != resource.getModificationStamp()) {
 			return "written again by the build"; //$NON-NLS-1$
 		}
-		if (!Arrays.equals(then.markerChanges(), markerChanges(delta)) && !sameMarkers(then, resource)) {
-			return "its markers changed by the build"; //$NON-NLS-1$
+		if (then.markersChanged()) { // the delta's marker changes mix the build's with those before it
+			return then.markers() != null && then.markers().equals(markers(resource)) ? null
+					: "its markers changed by the build"; //$NON-NLS-1$
 		}
-		return null;
-	}
-
-	/** @return whether the resource's markers say what they said at PRE_BUILD, whatever their ids */
-	private static boolean sameMarkers(Before then, IResource resource) {
-		return then.markers() != null && then.markers().equals(markers(resource));
+		return (delta.getFlags() & IResourceDelta.MARKERS) == 0 || markersSayTheSame(delta) ? null
+				: "its markers changed by the build"; //$NON-NLS-1$
 	}
 
 	/** @return whether the delta is of the resource's markers only */
@@ -117,8 +118,8 @@ final class BuildChanges {
 	}
 
 	/**
-	 * @param delta the build's own changes of a resource's markers (the resource had none since the previous build
-	 *              when the build started)
+	 * @param delta the build's own changes of a resource's markers (its markers had not changed since the previous
+	 *              build when the build started)
 	 * @return whether the markers the build removed or changed said what those it added or changed say now
 	 */
 	private static boolean markersSayTheSame(IResourceDelta delta) {
@@ -198,19 +199,5 @@ final class BuildChanges {
 		for (IResourceDelta child : delta.getAffectedChildren()) {
 			visit(child, changed);
 		}
-	}
-
-	/** The marker changes of a resource: each marker's id and kind of change, sorted. */
-	private static long[] markerChanges(IResourceDelta delta) {
-		if ((delta.getFlags() & IResourceDelta.MARKERS) == 0) {
-			return new long[0];
-		}
-		IMarkerDelta[] markers = delta.getMarkerDeltas();
-		long[] changes = new long[markers.length];
-		for (int i = 0; i < markers.length; i++) {
-			changes[i] = markers[i].getId() * 8 + markers[i].getKind();
-		}
-		Arrays.sort(changes);
-		return changes;
 	}
 }

@@ -48,6 +48,12 @@ public final class RecordingBuilder extends IncrementalProjectBuilder {
 	 */
 	public static volatile String validation;
 
+	/**
+	 * With {@link #validation}: the validation changes the source's markers in place (sets the attribute on each
+	 * existing marker, the ids stay) instead of removing them and adding them again.
+	 */
+	public static volatile boolean validatesInPlace;
+
 	/** @return what the builder did in the project since the last {@link #reset}: "compile src/a.txt", "remove …" */
 	public static List<String> record(IProject project) {
 		synchronized (RECORD) {
@@ -87,7 +93,11 @@ public final class RecordingBuilder extends IncrementalProjectBuilder {
 			src.accept(resource -> {
 				if (isSource(resource)) {
 					IFile source = (IFile) resource;
-					mark(source, read(source));
+					if (validatesInPlace) {
+						revalidate(source, validation);
+					} else {
+						mark(source, read(source));
+					}
 				}
 				return true;
 			});
@@ -173,6 +183,13 @@ public final class RecordingBuilder extends IncrementalProjectBuilder {
 				}
 				source.createMarker(MARKER, attributes);
 			}
+		}
+	}
+
+	/** Sets the attribute {@code "validation"} on each of the source's markers, in place (the empty string: none). */
+	private static void revalidate(IFile source, String validated) throws CoreException {
+		for (IMarker marker : source.findMarkers(MARKER, false, IResource.DEPTH_ZERO)) {
+			marker.setAttribute("validation", validated.isEmpty() ? null : validated);
 		}
 	}
 

@@ -89,6 +89,7 @@ class SwitchProtocolTest {
 	@AfterEach
 	void tearDown() throws Exception {
 		RecordingBuilder.validation = null;
+		RecordingBuilder.validatesInPlace = false;
 		SwitchHarness.awaitQuiet();
 		if (project != null && project.exists()) {
 			project.delete(false, true, null);
@@ -691,6 +692,41 @@ class SwitchProtocolTest {
 					.noneMatch(e -> e.kind() == Kind.SAVED);
 		} else {
 			assertThat(events).as("the build changed the markers: A's state is saved again").filteredOn(
+					e -> e.kind() == Kind.SAVED).singleElement().satisfies(e -> assertThat(e.commitId()).isEqualTo(commitA));
+		}
+		assertThat(events).filteredOn(e -> e.kind() == Kind.RESTORED).singleElement()
+				.satisfies(e -> assertThat(e.commitId()).isEqualTo(commitB));
+	}
+
+	/**
+	 * A builder may change a marker in place ({@code IMarker.setAttribute}): the marker keeps its id, and the build's
+	 * delta still calls it the marker the restore added ("added, then changed" is "added"). What it says changed: the
+	 * state is saved again. A change in place that leaves the marker saying the same is no change. With auto-build on,
+	 * as users have it: the build after the restore is the auto-build's, and the next one sees nothing of the change.
+	 */
+	@ParameterizedTest
+	@ValueSource(strings = { "", "says something else" })
+	void aBuildThatChangesARestoredMarkerInPlaceIsAChangeOfTheRestoredState(String validation) throws Exception {
+		checkoutInIde("B"); // saves A, builds B
+		harness.takeEvents(repo.gitDir());
+		RecordingBuilder.reset(project);
+		RecordingBuilder.validation = validation;
+		RecordingBuilder.validatesInPlace = true;
+		checkoutInIde("main"); // saves B, restores A with its markers; the auto-build validates them in place
+		assertThat(harness.takeEvents(repo.gitDir())).filteredOn(e -> e.kind() == Kind.RESTORED).singleElement()
+				.satisfies(e -> assertThat(e.commitId()).isEqualTo(commitA));
+		assertThat(RecordingBuilder.record(project)).as("nothing compiled after the exact restore").isEmpty();
+		assertThat(project.findMarkers(RecordingBuilder.MARKER, true, IResource.DEPTH_INFINITE))
+				.as("the restored markers, validated in place").isNotEmpty()
+				.allSatisfy(m -> assertThat(m.getAttribute("validation")).isEqualTo(validation.isEmpty() ? null : validation));
+
+		checkoutInIde("B");
+		List<StateEvent> events = harness.takeEvents(repo.gitDir());
+		if (validation.isEmpty()) {
+			assertThat(events).as("the markers say what they said: A's state is the one restored")
+					.noneMatch(e -> e.kind() == Kind.SAVED);
+		} else {
+			assertThat(events).as("the build changed what the markers say: A's state is saved again").filteredOn(
 					e -> e.kind() == Kind.SAVED).singleElement().satisfies(e -> assertThat(e.commitId()).isEqualTo(commitA));
 		}
 		assertThat(events).filteredOn(e -> e.kind() == Kind.RESTORED).singleElement()
