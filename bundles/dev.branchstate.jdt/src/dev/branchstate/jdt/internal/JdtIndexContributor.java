@@ -38,6 +38,10 @@ public final class JdtIndexContributor implements IStateContributor {
 
 	static final String INDEX = "index"; //$NON-NLS-1$
 
+	public JdtIndexContributor() {
+		JdtIndexesAtShutdown.register(); // so that the next session's states hold the indexes this one changed
+	}
+
 	@Override
 	public int version() {
 		return 1;

@@ -87,6 +87,14 @@ final class JdtIndexes {
 	}
 
 	/**
+	 * Has JDT write every index it changed, as it does after its indexer has been idle for a second; JDT leaves the
+	 * index of a project it still has jobs queued for in its state, to be updated or rebuilt next session.
+	 */
+	static void saveChanged() {
+		JavaModelManager.getIndexManager().saveIndexes();
+	}
+
+	/**
 	 * @return whether JDT's indexer has a job of the project queued or running (its queue's private list, read under
 	 *         the lock that guards it; the running job stays first in it until it is done)
 	 */

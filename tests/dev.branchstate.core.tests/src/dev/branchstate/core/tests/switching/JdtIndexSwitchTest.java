@@ -268,6 +268,39 @@ class JdtIndexSwitchTest {
 				+ back.readyMs + " / " + again.readyMs + " ms");
 	}
 
+	/**
+	 * JDT writes the indexes it changed only once its indexer has been idle for a second and is woken again: a session
+	 * that ends sooner (a headless command, the IDE closed right after a switch) does not list them as saved, and the
+	 * next session indexes the whole project again at its first use of the index, and the states it saves hold no
+	 * index. The workspace's full save at a session's end has JDT write them (the project is not tracked here, so no
+	 * save of a state writes the index meanwhile).
+	 */
+	@Test
+	void theFullSaveAtASessionsEndWritesTheIndexesJdtChangedForTheNext() throws Exception {
+		harness.autoBuild(true);
+		((dev.branchstate.core.internal.service.StateService) harness.service).contributors().find(INDEX)
+				.orElseThrow().contributor().orElseThrow(); // as when Branchstate first uses JDT's index
+		project = repo.importProject();
+		SwitchHarness.awaitQuiet();
+		Searched.of(project); // JDT has indexed the project
+		IndexManager manager = JavaModelManager.getIndexManager();
+		String indexFile = manager.computeIndexLocation(project.getFullPath()).fileName();
+
+		project.getFile("src/p/Late.java").create(
+				"package p;\npublic class Late {\n\tA1 a;\n}\n".getBytes(StandardCharsets.UTF_8), true, false, null);
+		manager.waitForIndex(false, null); // JDT indexed the new file: its index changed, not yet written
+		assertThat(savedIndexNames()).as("JDT's saved indexes before the session's end").doesNotContain(indexFile);
+
+		ResourcesPlugin.getWorkspace().save(true, null);
+		assertThat(savedIndexNames()).as("JDT's saved indexes after the full save").contains(indexFile);
+	}
+
+	/** @return the index files JDT lists as saved: those the next session loads instead of indexing again */
+	private static List<String> savedIndexNames() throws Exception {
+		Path file = JavaCore.getPlugin().getStateLocation().append("savedIndexNames.txt").toPath();
+		return java.nio.file.Files.exists(file) ? java.nio.file.Files.readAllLines(file) : List.of();
+	}
+
 	/** A class of some 60 lines that references its neighbours; {@code variant} changes every method's body. */
 	private static String generated(int i, String variant) {
 		StringBuilder b = new StringBuilder("package m;\n\nimport java.util.ArrayList;\nimport java.util.List;\n\n");
