@@ -6,7 +6,9 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,7 +35,8 @@ import dev.branchstate.core.internal.Messages;
 /**
  * Built-in contributor of problem markers: every persistent marker of type {@link IMarker#PROBLEM} (or a subtype)
  * in the project, with all its attributes, in the entry {@code markers}. On restore the project's persistent
- * problem markers are replaced by those of the state (markers on resources that no longer exist are dropped); if
+ * problem markers are made those of the state: a marker that already says what one of the state's says stays in
+ * place, the others are deleted, the missing ones created (markers on resources that no longer exist are dropped); if
  * that fails half-way, the markers the project had before are put back.
  */
 public final class ProblemMarkersContributor implements IStateContributor {
@@ -42,6 +45,8 @@ public final class ProblemMarkersContributor implements IStateContributor {
 	static final String ENTRY = "markers"; //$NON-NLS-1$
 	private static final int MAGIC = 0x42534d4b; // "BSMK"
 	private static final Map<String, Boolean> PERSISTENT = new ConcurrentHashMap<>();
+	/** The pseudo-attribute under which a saved marker keeps its creation time. */
+	private static final String CREATION_TIME = IMarker.class.getName() + ".creationTime"; //$NON-NLS-1$
 
 	/** One marker as data. */
 	record MarkerData(String path, String type, Map<String, Object> attributes) {
@@ -108,32 +113,56 @@ public final class ProblemMarkersContributor implements IStateContributor {
 	private static List<MarkerData> data(IMarker[] markers) throws CoreException {
 		List<MarkerData> result = new ArrayList<>();
 		for (IMarker marker : markers) {
-			if (!persistent(marker)) {
-				continue;
+			if (persistent(marker)) {
+				MarkerData content = content(marker);
+				content.attributes().put(CREATION_TIME, Long.valueOf(marker.getCreationTime()));
+				result.add(content);
 			}
-			Map<String, Object> attributes = new LinkedHashMap<>(marker.getAttributes());
-			attributes.put(IMarker.class.getName() + ".creationTime", Long.valueOf(marker.getCreationTime())); //$NON-NLS-1$
-			result.add(new MarkerData(marker.getResource().getProjectRelativePath().toPortableString(),
-					marker.getType(), attributes));
 		}
 		return result;
 	}
 
-	/** Deletes the persistent ones of {@code existing} and creates {@code markers}. */
+	/** @return what the marker says: its resource, type and attributes (a mutable copy), not its creation time */
+	private static MarkerData content(IMarker marker) throws CoreException {
+		return new MarkerData(marker.getResource().getProjectRelativePath().toPortableString(), marker.getType(),
+				new LinkedHashMap<>(marker.getAttributes()));
+	}
+
+	/**
+	 * Makes the persistent ones of {@code existing} say what {@code markers} say: a marker that says the same as one of
+	 * them (resource, type, attributes) stays as it is, the others are deleted, and those of {@code markers} that are
+	 * missing are created. A marker deleted and created again would be a change to every listener: JDT indexes again
+	 * each source file whose JDT error marker was removed, behind an exact restore.
+	 */
 	private static void replace(IProject project, IMarker[] existing, List<MarkerData> markers) throws CoreException {
+		Map<MarkerData, Deque<IMarker>> unmatched = new HashMap<>();
 		for (IMarker marker : existing) {
 			if (persistent(marker)) {
+				unmatched.computeIfAbsent(content(marker), k -> new ArrayDeque<>()).add(marker);
+			}
+		}
+		List<MarkerData> missing = new ArrayList<>();
+		for (MarkerData m : markers) {
+			Map<String, Object> attributes = new HashMap<>(m.attributes());
+			attributes.remove(CREATION_TIME);
+			MarkerData content = new MarkerData(m.path(), m.type(), attributes);
+			Deque<IMarker> same = unmatched.get(content);
+			if (same != null && !same.isEmpty()) {
+				same.pop(); // says the same: left in place
+			} else {
+				missing.add(content);
+			}
+		}
+		for (Deque<IMarker> stale : unmatched.values()) {
+			for (IMarker marker : stale) {
 				marker.delete();
 			}
 		}
-		for (MarkerData m : markers) {
+		for (MarkerData m : missing) {
 			IResource resource = m.path().isEmpty() ? project : project.findMember(m.path());
-			if (resource == null || !resource.exists()) {
-				continue;
+			if (resource != null && resource.exists()) {
+				resource.createMarker(m.type(), m.attributes());
 			}
-			Map<String, Object> attributes = new HashMap<>(m.attributes());
-			attributes.remove(IMarker.class.getName() + ".creationTime"); //$NON-NLS-1$
-			resource.createMarker(m.type(), attributes);
 		}
 	}
 

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
@@ -116,6 +117,50 @@ class JdtIndexSwitchTest {
 			assertSearchEqualsAFreshIndex(branch);
 		}
 		System.out.println("JdtIndexSwitchTest: index jobs queued by the first switch (no state): " + first.queued);
+	}
+
+	/**
+	 * A source file with a compile error on both branches (real workspaces have some): its JDT error marker is the
+	 * same in both states, and a restore leaves it in place (the branches' markers differ by a warning, so the restore
+	 * does change the project's markers). Removed and added again, it would have JDT index the file
+	 * again (JDT indexes every source whose JDT error marker is removed), behind every exact restore.
+	 */
+	@Test
+	void anExactRestoreLeavesAnUnchangedErrorMarkerInPlaceAndNothingToIndex() throws Exception {
+		repo.close();
+		Map<String, String> main = new HashMap<>(MAIN);
+		main.put("src/p/Broken.java", "package p;\npublic class Broken {\n\tMissing missing;\n}\n");
+		Map<String, String> feat = new HashMap<>(FEAT); // and a warning: the markers of the branches differ
+		feat.put("src/p/A4.java", FEAT.get("src/p/A4.java").replace("\tA1 one;", "\tA1 one;\n\tprivate int unused;"));
+		repo = JavaRepository.create(temp.resolve("repo-broken"), main);
+		repo.branch("feat", feat);
+		repo.git.checkout().setName("main").call();
+		importAndBuild();
+		assertThat(errorMarkerIds()).as("JDT's error on Broken.java").hasSize(1);
+
+		switchTo("feat"); // no state of feat yet: JDT builds and indexes the checkout's change
+		Set<Long> onFeat = errorMarkerIds();
+		for (String branch : List.of("main", "feat")) {
+			Switched switched = switchTo(branch);
+			assertThat(switched.output).contains("RESTORED");
+			assertThat(switched.queued).as("index jobs queued after the exact restore of " + branch + ": "
+					+ switched.output).isZero();
+			assertThat(errorMarkerIds()).as("the error marker of Broken.java, unchanged, left in place").isEqualTo(onFeat);
+			assertSearchEqualsAFreshIndex(branch);
+		}
+	}
+
+	/** @return the ids of the JDT error markers on the project's sources */
+	private Set<Long> errorMarkerIds() throws CoreException {
+		Set<Long> ids = new java.util.HashSet<>();
+		for (org.eclipse.core.resources.IMarker marker : project.findMarkers(
+				org.eclipse.jdt.core.IJavaModelMarker.JAVA_MODEL_PROBLEM_MARKER, false, IResource.DEPTH_INFINITE)) {
+			if (marker.getAttribute(org.eclipse.core.resources.IMarker.SEVERITY, 0)
+					== org.eclipse.core.resources.IMarker.SEVERITY_ERROR) {
+				ids.add(Long.valueOf(marker.getId()));
+			}
+		}
+		return ids;
 	}
 
 	/**
