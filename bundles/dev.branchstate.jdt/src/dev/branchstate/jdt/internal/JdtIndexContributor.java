@@ -6,9 +6,14 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.eclipse.core.resources.IFile;
 import org.eclipse.core.resources.IProject;
+import org.eclipse.core.resources.IResourceChangeEvent;
+import org.eclipse.core.resources.ResourcesPlugin;
 import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.ILog;
 import org.eclipse.core.runtime.IPath;
@@ -18,6 +23,7 @@ import org.eclipse.core.runtime.jobs.Job;
 import org.eclipse.jdt.core.IJavaProject;
 import org.eclipse.jdt.core.JavaCore;
 import org.eclipse.jdt.internal.core.JavaModelManager;
+import org.eclipse.jdt.internal.core.search.processing.IJob;
 import org.eclipse.osgi.util.NLS;
 
 import dev.branchstate.core.IRestoreContext;
@@ -38,8 +44,40 @@ public final class JdtIndexContributor implements IStateContributor {
 
 	static final String INDEX = "index"; //$NON-NLS-1$
 
+	/** The projects of the switches announced and not ended yet. */
+	private final Set<IProject> switching = ConcurrentHashMap.newKeySet();
+
+	/** The projects whose index a pending switch restored. */
+	private final Map<IProject, RestoredIndex> restoredInSwitch = new ConcurrentHashMap<>();
+
+	/**
+	 * A project's index restored by a pending switch: the index jobs its restore queued, and whether the workspace
+	 * has since told its listeners (JDT's among them) of one change (the restore's own) and no other.
+	 */
+	private static final class RestoredIndex {
+		final Set<IJob> queued;
+		volatile boolean changedOnce;
+
+		RestoredIndex(Set<IJob> queued) {
+			this.queued = queued;
+		}
+	}
+
 	public JdtIndexContributor() {
 		JdtIndexesAtShutdown.register(); // so that the next session's states hold the indexes this one changed
+		ResourcesPlugin.getWorkspace().addResourceChangeListener(this::changed, IResourceChangeEvent.POST_CHANGE);
+	}
+
+	/**
+	 * The first change after a restore of the index is the restore's own (its workspace operation holds the workspace
+	 * until it ends); any later one may be the user's, or a checkout's, which JDT must index.
+	 */
+	private void changed(IResourceChangeEvent event) {
+		restoredInSwitch.values().removeIf(restored -> {
+			boolean later = restored.changedOnce;
+			restored.changedOnce = true;
+			return later;
+		});
 	}
 
 	@Override
@@ -110,7 +148,10 @@ public final class JdtIndexContributor implements IStateContributor {
 			}
 			(file.getLocation() != null && file.getLocation().toFile().isFile() ? toIndex : toRemove).add(file);
 		}
-		JdtIndexes.install(project, index, toIndex, toRemove);
+		Set<IJob> queued = JdtIndexes.install(project, index, toIndex, toRemove);
+		if (switching.contains(project)) {
+			restoredInSwitch.put(project, new RestoredIndex(queued));
+		}
 	}
 
 	/**
@@ -120,12 +161,29 @@ public final class JdtIndexContributor implements IStateContributor {
 	 */
 	@Override
 	public void switchStarting(List<IProject> projects) {
+		switching.addAll(projects);
 		JavaModelManager.getIndexManager().disable();
 	}
 
+	/**
+	 * Before JDT's indexer runs again: for each project whose index the switch restored, and which nothing changed
+	 * after the restore, only the jobs the restore queued are left, not JDT's answer to the restore's own changes (see
+	 * {@link JdtIndexes#discardSourceJobsBut}). Where the restore ran within a build (a switch noticed as a build
+	 * starts), the workspace tells its change after the build, and JDT's jobs run as queued.
+	 */
 	@Override
 	public void switchEnded(List<IProject> projects) {
-		JavaModelManager.getIndexManager().enable();
+		try {
+			for (IProject project : projects) {
+				RestoredIndex restored = restoredInSwitch.remove(project);
+				if (restored != null && restored.changedOnce) {
+					JdtIndexes.discardSourceJobsBut(project, restored.queued);
+				}
+			}
+		} finally {
+			switching.removeAll(projects);
+			JavaModelManager.getIndexManager().enable();
+		}
 	}
 
 	/**

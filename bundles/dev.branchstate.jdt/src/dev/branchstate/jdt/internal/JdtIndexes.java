@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -15,6 +17,7 @@ import java.util.Set;
 import org.eclipse.core.resources.IFile;
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.runtime.CoreException;
+import org.eclipse.core.runtime.ILog;
 import org.eclipse.core.runtime.IPath;
 import org.eclipse.core.runtime.OperationCanceledException;
 import org.eclipse.core.runtime.Status;
@@ -100,8 +103,8 @@ final class JdtIndexes {
 	 */
 	private static boolean hasJobsFor(IndexManager manager, IProject project) throws ReflectiveOperationException {
 		synchronized (manager) {
-			for (Object job : (List<?>) field(JobManager.class, "awaitingJobs").get(manager)) { //$NON-NLS-1$
-				if (((IJob) job).belongsTo(project.getName())) {
+			for (IJob job : awaitingJobs(manager)) {
+				if (job.belongsTo(project.getName())) {
 					return true;
 				}
 			}
@@ -118,8 +121,10 @@ final class JdtIndexes {
 	 *
 	 * @param toIndex files of the project's source folders whose content differs from the restored commit
 	 * @param toRemove files of the project's source folders that the restored commit has and the working tree lacks
+	 * @return the jobs queued for {@code toIndex} and {@code toRemove} (a set by identity), as long as JDT's indexer is
+	 *         held, see {@link #discardSourceJobsBut}
 	 */
-	static void install(IProject project, byte[] bytes, Collection<IFile> toIndex, Collection<IFile> toRemove)
+	static Set<IJob> install(IProject project, byte[] bytes, Collection<IFile> toIndex, Collection<IFile> toRemove)
 			throws CoreException {
 		try {
 			IndexManager manager = JavaModelManager.getIndexManager();
@@ -127,6 +132,7 @@ final class JdtIndexes {
 			manager.disable(); // no job starts until the index is in place (the held ones run after)
 			try {
 				install(manager, project, container, bytes, toIndex, toRemove);
+				return queuedFor(manager, project);
 			} finally {
 				manager.enable();
 			}
@@ -202,12 +208,65 @@ final class JdtIndexes {
 				}
 				manager.wait(20);
 			}
-			@SuppressWarnings("unchecked")
-			List<IJob> queue = (List<IJob>) field(JobManager.class, "awaitingJobs").get(manager); //$NON-NLS-1$
+			List<IJob> queue = awaitingJobs(manager);
 			if (queue.removeIf(job -> job.belongsTo(project.getName())) && queue.isEmpty()) {
 				manager.notifyAll(); // as JDT does for those waiting until its queue is empty
 			}
 		}
+	}
+
+	/** @return the jobs of the project in JDT's queue, a set by identity */
+	private static Set<IJob> queuedFor(IndexManager manager, IProject project) throws ReflectiveOperationException {
+		Set<IJob> queued = Collections.newSetFromMap(new IdentityHashMap<>());
+		synchronized (manager) {
+			for (IJob job : awaitingJobs(manager)) {
+				if (job.belongsTo(project.getName())) {
+					queued.add(job);
+				}
+			}
+		}
+		return queued;
+	}
+
+	/**
+	 * Takes out of JDT's queue the project's requests to index a source file, but {@code kept}. Called when JDT's
+	 * indexer has been held since {@link #install} returned {@code kept} and nothing but the restore changed the
+	 * project since (the switch held the workspace): the other requests are JDT's answer to the restore's own changes,
+	 * which the restored index already holds, mostly the rule that indexes again every source whose JDT error marker
+	 * was removed (a restore replaces the markers of the branch left by the state's). Requests to remove a file are
+	 * kept. Nothing is done, and the requests run, when JDT's queue cannot be read.
+	 *
+	 * @return how many requests were taken out
+	 */
+	static int discardSourceJobsBut(IProject project, Set<IJob> kept) {
+		IndexManager manager = JavaModelManager.getIndexManager();
+		try {
+			synchronized (manager) {
+				List<IJob> queue = awaitingJobs(manager);
+				int before = queue.size();
+				queue.removeIf(job -> !kept.contains(job) && job.belongsTo(project.getName()) && indexesASource(job));
+				int discarded = before - queue.size();
+				if (discarded > 0 && queue.isEmpty()) {
+					manager.notifyAll(); // as JDT does for those waiting until its queue is empty
+				}
+				return discarded;
+			}
+		} catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+			ILog.of(JdtIndexes.class).warn("JDT's index queue of " + project.getName() + " was left as it is", e); //$NON-NLS-1$
+			return 0;
+		}
+	}
+
+	/** @return whether the job is one of {@link IndexManager#addSource}'s (an anonymous class of its own) */
+	private static boolean indexesASource(IJob job) {
+		Method declaredIn = job.getClass().getEnclosingMethod();
+		return declaredIn != null && declaredIn.getDeclaringClass() == IndexManager.class
+				&& declaredIn.getName().equals("scheduleDocumentIndexing"); //$NON-NLS-1$
+	}
+
+	@SuppressWarnings("unchecked")
+	private static List<IJob> awaitingJobs(IndexManager manager) throws ReflectiveOperationException {
+		return (List<IJob>) field(JobManager.class, "awaitingJobs").get(manager); //$NON-NLS-1$
 	}
 
 	/**

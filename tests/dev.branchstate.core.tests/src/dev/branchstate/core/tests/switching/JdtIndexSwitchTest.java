@@ -7,6 +7,7 @@ import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -14,6 +15,7 @@ import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
+import org.eclipse.core.resources.IMarker;
 import org.eclipse.core.resources.IProject;
 import org.eclipse.core.resources.IProjectDescription;
 import org.eclipse.core.resources.IResource;
@@ -23,6 +25,7 @@ import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.IPath;
 import org.eclipse.core.runtime.NullProgressMonitor;
 import org.eclipse.jdt.core.IJavaElement;
+import org.eclipse.jdt.core.IJavaModelMarker;
 import org.eclipse.jdt.core.IJavaProject;
 import org.eclipse.jdt.core.JavaCore;
 import org.eclipse.jdt.core.search.IJavaSearchConstants;
@@ -44,6 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.branchstate.core.StateEvent;
 import dev.branchstate.core.StateInfo;
+import dev.branchstate.core.internal.service.StateService;
 
 /**
  * Branch switches of a Java project with JDT's search index restored ({@code dev.branchstate.jdt.index}): after
@@ -150,17 +154,50 @@ class JdtIndexSwitchTest {
 		}
 	}
 
+	/**
+	 * A source file whose compile error the checkout changes: the restore replaces the JDT error marker of the branch
+	 * left by the state's, and JDT indexes again every source whose JDT error marker is removed. The restored index
+	 * already holds the file as the state's commit has it, so nothing may be left to index after the exact restore (in
+	 * a committer's workspace, some 40 such files cost a second of indexing behind each switch).
+	 */
+	@Test
+	void anExactRestoreQueuesNoIndexJobForAFileWhoseCompileErrorTheCheckoutChanged() throws Exception {
+		repo.close();
+		Map<String, String> main = new HashMap<>(MAIN);
+		main.put("src/p/Broken.java", "package p;\npublic class Broken {\n\tMissing missing;\n}\n");
+		Map<String, String> feat = new HashMap<>(FEAT);
+		feat.put("src/p/Broken.java", "package p;\npublic class Broken {\n\tAbsent absent;\n\tA1 one;\n}\n");
+		repo = JavaRepository.create(temp.resolve("repo-errors"), main);
+		repo.branch("feat", feat);
+		repo.git.checkout().setName("main").call();
+		importAndBuild();
+
+		switchTo("feat"); // no state of feat yet: JDT builds and indexes the checkout's change
+		for (String branch : List.of("main", "feat", "main")) {
+			Switched switched = switchTo(branch);
+			assertThat(switched.output).contains("RESTORED");
+			assertThat(errorMarkers()).as("the error of Broken.java on " + branch).singleElement()
+					.satisfies(m -> assertThat(m.getAttribute(IMarker.MESSAGE, ""))
+							.contains(branch.equals("main") ? "Missing" : "Absent"));
+			assertThat(switched.queued).as("index jobs queued after the exact restore of " + branch + ": "
+					+ switched.output).isZero();
+			assertSearchEqualsAFreshIndex(branch);
+		}
+	}
+
 	/** @return the ids of the JDT error markers on the project's sources */
 	private Set<Long> errorMarkerIds() throws CoreException {
-		Set<Long> ids = new java.util.HashSet<>();
-		for (org.eclipse.core.resources.IMarker marker : project.findMarkers(
-				org.eclipse.jdt.core.IJavaModelMarker.JAVA_MODEL_PROBLEM_MARKER, false, IResource.DEPTH_INFINITE)) {
-			if (marker.getAttribute(org.eclipse.core.resources.IMarker.SEVERITY, 0)
-					== org.eclipse.core.resources.IMarker.SEVERITY_ERROR) {
-				ids.add(Long.valueOf(marker.getId()));
-			}
+		Set<Long> ids = new HashSet<>();
+		for (IMarker marker : errorMarkers()) {
+			ids.add(Long.valueOf(marker.getId()));
 		}
 		return ids;
+	}
+
+	/** @return the JDT error markers on the project's sources */
+	private List<IMarker> errorMarkers() throws CoreException {
+		return List.of(project.findMarkers(IJavaModelMarker.JAVA_MODEL_PROBLEM_MARKER, false, IResource.DEPTH_INFINITE))
+				.stream().filter(m -> m.getAttribute(IMarker.SEVERITY, 0) == IMarker.SEVERITY_ERROR).toList();
 	}
 
 	/**
@@ -323,7 +360,7 @@ class JdtIndexSwitchTest {
 	@Test
 	void theFullSaveAtASessionsEndWritesTheIndexesJdtChangedForTheNext() throws Exception {
 		harness.autoBuild(true);
-		((dev.branchstate.core.internal.service.StateService) harness.service).contributors().find(INDEX)
+		((StateService) harness.service).contributors().find(INDEX)
 				.orElseThrow().contributor().orElseThrow(); // as when Branchstate first uses JDT's index
 		project = repo.importProject();
 		SwitchHarness.awaitQuiet();
