@@ -167,16 +167,9 @@ final class JdtIndexes {
 			// REBUILDING without a job: the next getIndex reads the file rather than queue a rebuild
 			manager.aboutToUpdateIndex(container, IndexManager.REBUILDING_STATE);
 		}
-		Index index = manager.getIndex(container, true, false);
-		ReadWriteMonitor lock = index == null ? null : index.monitor;
-		if (lock == null) {
+		Index index = markSaved(manager, container); // no job is pending for it: SAVED
+		if (index == null) {
 			throw new IOException("JDT did not load the restored index of " + container); //$NON-NLS-1$
-		}
-		lock.enterWrite();
-		try {
-			manager.saveIndex(index); // unchanged: only its state becomes SAVED (no job is pending for it)
-		} finally {
-			lock.exitWrite();
 		}
 		updateMetaIndex(manager, index);
 		clearSecondaryTypes(project);
@@ -234,27 +227,54 @@ final class JdtIndexes {
 	 * project since (the switch held the workspace): the other requests are JDT's answer to the restore's own changes,
 	 * which the restored index already holds, mostly the rule that indexes again every source whose JDT error marker
 	 * was removed (a restore replaces the markers of the branch left by the state's). Requests to remove a file are
-	 * kept. Nothing is done, and the requests run, when JDT's queue cannot be read.
+	 * kept. A queued request marked the index "updating"; once none is left, the index is marked saved again, as
+	 * {@link #install} left it (an index still "updating" at a session's end is indexed from scratch in the next).
+	 * Nothing is done, and the requests run, when JDT's queue cannot be read.
 	 *
 	 * @return how many requests were taken out
 	 */
 	static int discardSourceJobsBut(IProject project, Set<IJob> kept) {
 		IndexManager manager = JavaModelManager.getIndexManager();
+		int discarded;
 		try {
 			synchronized (manager) {
 				List<IJob> queue = awaitingJobs(manager);
 				int before = queue.size();
 				queue.removeIf(job -> !kept.contains(job) && job.belongsTo(project.getName()) && indexesASource(job));
-				int discarded = before - queue.size();
+				discarded = before - queue.size();
 				if (discarded > 0 && queue.isEmpty()) {
 					manager.notifyAll(); // as JDT does for those waiting until its queue is empty
 				}
-				return discarded;
 			}
-		} catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+			if (discarded > 0) {
+				markSaved(manager, project.getFullPath());
+			}
+			return discarded;
+		} catch (ReflectiveOperationException | IOException | LinkageError | RuntimeException e) {
 			ILog.of(JdtIndexes.class).warn("JDT's index queue of " + project.getName() + " was left as it is", e); //$NON-NLS-1$
 			return 0;
 		}
+	}
+
+	/**
+	 * Has JDT mark the container's index saved, unless a request for it is still queued: {@link IndexManager#saveIndex}
+	 * does not write an index that did not change.
+	 *
+	 * @return the index, or {@code null} when JDT has not loaded it (its state is then JDT's own)
+	 */
+	private static Index markSaved(IndexManager manager, IPath container) throws IOException {
+		Index index = manager.getIndex(container, true, false);
+		ReadWriteMonitor lock = index == null ? null : index.monitor;
+		if (lock == null) {
+			return null;
+		}
+		lock.enterWrite();
+		try {
+			manager.saveIndex(index);
+		} finally {
+			lock.exitWrite();
+		}
+		return index;
 	}
 
 	/** @return whether the job is one of {@link IndexManager#addSource}'s (an anonymous class of its own) */

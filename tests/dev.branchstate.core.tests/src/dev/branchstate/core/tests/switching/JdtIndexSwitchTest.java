@@ -24,6 +24,7 @@ import org.eclipse.core.resources.ResourcesPlugin;
 import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.IPath;
 import org.eclipse.core.runtime.NullProgressMonitor;
+import org.eclipse.core.runtime.jobs.Job;
 import org.eclipse.jdt.core.IJavaElement;
 import org.eclipse.jdt.core.IJavaModelMarker;
 import org.eclipse.jdt.core.IJavaProject;
@@ -172,6 +173,8 @@ class JdtIndexSwitchTest {
 		repo.git.checkout().setName("main").call();
 		importAndBuild();
 
+		String indexFile = JavaModelManager.getIndexManager().computeIndexLocation(project.getFullPath()).fileName();
+
 		switchTo("feat"); // no state of feat yet: JDT builds and indexes the checkout's change
 		for (String branch : List.of("main", "feat", "main")) {
 			Switched switched = switchTo(branch);
@@ -181,6 +184,10 @@ class JdtIndexSwitchTest {
 							.contains(branch.equals("main") ? "Missing" : "Absent"));
 			assertThat(switched.queued).as("index jobs queued after the exact restore of " + branch + ": "
 					+ switched.output).isZero();
+			// JDT's requests set the index's state to "updating" when queued: without them it is saved again, or the
+			// next session would not know it and index the project from scratch
+			assertThat(savedIndexNamesWritten()).as("JDT's saved indexes after the restore of " + branch)
+					.contains(indexFile);
 			assertSearchEqualsAFreshIndex(branch);
 		}
 	}
@@ -381,6 +388,16 @@ class JdtIndexSwitchTest {
 	private static List<String> savedIndexNames() throws Exception {
 		Path file = JavaCore.getPlugin().getStateLocation().append("savedIndexNames.txt").toPath();
 		return java.nio.file.Files.exists(file) ? java.nio.file.Files.readAllLines(file) : List.of();
+	}
+
+	/** @return {@link #savedIndexNames()} once JDT's job that writes them after each change of an index's state ran */
+	private static List<String> savedIndexNamesWritten() throws Exception {
+		for (Job job : Job.getJobManager().find(null)) {
+			if (job.getName().equals("Updating index names")) {
+				job.join();
+			}
+		}
+		return savedIndexNames();
 	}
 
 	/** A class of some 60 lines that references its neighbours; {@code variant} changes every method's body. */
