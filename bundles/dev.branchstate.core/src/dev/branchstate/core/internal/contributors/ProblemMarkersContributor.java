@@ -30,6 +30,7 @@ import org.eclipse.osgi.util.NLS;
 import dev.branchstate.core.IRestoreContext;
 import dev.branchstate.core.ISaveContext;
 import dev.branchstate.core.IStateContributor;
+import dev.branchstate.core.internal.MarkerContent;
 import dev.branchstate.core.internal.Messages;
 
 /**
@@ -48,8 +49,17 @@ public final class ProblemMarkersContributor implements IStateContributor {
 	/** The pseudo-attribute under which a saved marker keeps its creation time. */
 	private static final String CREATION_TIME = IMarker.class.getName() + ".creationTime"; //$NON-NLS-1$
 
-	/** One marker as data. */
-	record MarkerData(String path, String type, Map<String, Object> attributes) {
+	/** One marker as a state holds it: what it says, on which resource (project-relative), and since when. */
+	record MarkerData(String path, MarkerContent content, long creationTime) {
+
+		/** @return what the marker says where, not since when */
+		SaidOn saidOn() {
+			return new SaidOn(path, content);
+		}
+	}
+
+	/** What a marker says on a resource: markers alike in this are one to a state. */
+	private record SaidOn(String path, MarkerContent content) {
 	}
 
 	/**
@@ -90,16 +100,18 @@ public final class ProblemMarkersContributor implements IStateContributor {
 					Status.error(NLS.bind(Messages.Contributors_markersCorrupt, project.getName()), e));
 		}
 		sub.worked(1);
-		// one walk of the project's resources (findMarkers visits every one) for what is there and its deletion
-		IMarker[] current = project.findMarkers(IMarker.PROBLEM, true, IResource.DEPTH_INFINITE);
+		// one walk of the project's resources (findMarkers visits every one) and one read of each marker: for what is
+		// there, for the markers that stay and for putting them back if the replacement fails
+		List<IMarker> current = persistent(project.findMarkers(IMarker.PROBLEM, true, IResource.DEPTH_INFINITE));
 		List<MarkerData> before = data(current);
 		if (before.equals(restored)) {
 			return; // the markers are those of the state already (creation times included): no marker delta
 		}
 		try {
-			replace(project, current, restored);
+			replace(project, current, before, restored);
 		} catch (CoreException | RuntimeException e) {
-			replace(project, project.findMarkers(IMarker.PROBLEM, true, IResource.DEPTH_INFINITE), before);
+			List<IMarker> now = persistent(project.findMarkers(IMarker.PROBLEM, true, IResource.DEPTH_INFINITE));
+			replace(project, now, data(now), before);
 			throw e;
 		}
 		sub.worked(2);
@@ -107,50 +119,47 @@ public final class ProblemMarkersContributor implements IStateContributor {
 
 	/** @return the persistent problem markers of the project as data */
 	static List<MarkerData> collect(IProject project) throws CoreException {
-		return data(project.findMarkers(IMarker.PROBLEM, true, IResource.DEPTH_INFINITE));
+		return data(persistent(project.findMarkers(IMarker.PROBLEM, true, IResource.DEPTH_INFINITE)));
 	}
 
-	private static List<MarkerData> data(IMarker[] markers) throws CoreException {
-		List<MarkerData> result = new ArrayList<>();
+	private static List<IMarker> persistent(IMarker[] markers) throws CoreException {
+		List<IMarker> persistent = new ArrayList<>(markers.length);
 		for (IMarker marker : markers) {
 			if (persistent(marker)) {
-				MarkerData content = content(marker);
-				content.attributes().put(CREATION_TIME, Long.valueOf(marker.getCreationTime()));
-				result.add(content);
+				persistent.add(marker);
 			}
+		}
+		return persistent;
+	}
+
+	private static List<MarkerData> data(List<IMarker> markers) throws CoreException {
+		List<MarkerData> result = new ArrayList<>(markers.size());
+		for (IMarker marker : markers) {
+			result.add(new MarkerData(marker.getResource().getProjectRelativePath().toPortableString(),
+					MarkerContent.of(marker), marker.getCreationTime()));
 		}
 		return result;
 	}
 
-	/** @return what the marker says: its resource, type and attributes (a mutable copy), not its creation time */
-	private static MarkerData content(IMarker marker) throws CoreException {
-		return new MarkerData(marker.getResource().getProjectRelativePath().toPortableString(), marker.getType(),
-				new LinkedHashMap<>(marker.getAttributes()));
-	}
-
 	/**
-	 * Makes the persistent ones of {@code existing} say what {@code markers} say: a marker that says the same as one of
-	 * them (resource, type, attributes) stays as it is, the others are deleted, and those of {@code markers} that are
-	 * missing are created. A marker deleted and created again would be a change to every listener: JDT indexes again
-	 * each source file whose JDT error marker was removed, behind an exact restore.
+	 * Makes {@code existing} (persistent markers, {@code existingData} what they say) say what {@code markers} say: a
+	 * marker that says the same as one of them (resource, type, attributes) stays as it is, the others are deleted,
+	 * and those of {@code markers} that are missing are created. A marker deleted and created again would be a change
+	 * to every listener: JDT indexes again each source file whose JDT error marker was removed.
 	 */
-	private static void replace(IProject project, IMarker[] existing, List<MarkerData> markers) throws CoreException {
-		Map<MarkerData, Deque<IMarker>> unmatched = new HashMap<>();
-		for (IMarker marker : existing) {
-			if (persistent(marker)) {
-				unmatched.computeIfAbsent(content(marker), k -> new ArrayDeque<>()).add(marker);
-			}
+	private static void replace(IProject project, List<IMarker> existing, List<MarkerData> existingData,
+			List<MarkerData> markers) throws CoreException {
+		Map<SaidOn, Deque<IMarker>> unmatched = new HashMap<>();
+		for (int i = 0; i < existing.size(); i++) {
+			unmatched.computeIfAbsent(existingData.get(i).saidOn(), k -> new ArrayDeque<>()).add(existing.get(i));
 		}
 		List<MarkerData> missing = new ArrayList<>();
 		for (MarkerData m : markers) {
-			Map<String, Object> attributes = new HashMap<>(m.attributes());
-			attributes.remove(CREATION_TIME);
-			MarkerData content = new MarkerData(m.path(), m.type(), attributes);
-			Deque<IMarker> same = unmatched.get(content);
+			Deque<IMarker> same = unmatched.get(m.saidOn());
 			if (same != null && !same.isEmpty()) {
 				same.pop(); // says the same: left in place
 			} else {
-				missing.add(content);
+				missing.add(m);
 			}
 		}
 		for (Deque<IMarker> stale : unmatched.values()) {
@@ -161,7 +170,7 @@ public final class ProblemMarkersContributor implements IStateContributor {
 		for (MarkerData m : missing) {
 			IResource resource = m.path().isEmpty() ? project : project.findMember(m.path());
 			if (resource != null && resource.exists()) {
-				resource.createMarker(m.type(), m.attributes());
+				resource.createMarker(m.content().type(), m.content().attributes());
 			}
 		}
 	}
@@ -211,9 +220,11 @@ public final class ProblemMarkersContributor implements IStateContributor {
 			out.writeInt(markers.size());
 			for (MarkerData m : markers) {
 				string(out, m.path());
-				string(out, m.type());
-				out.writeInt(m.attributes().size());
-				for (Map.Entry<String, Object> a : m.attributes().entrySet()) {
+				string(out, m.content().type());
+				Map<String, Object> attributes = new LinkedHashMap<>(m.content().attributes());
+				attributes.put(CREATION_TIME, Long.valueOf(m.creationTime())); // a pseudo-attribute, written last
+				out.writeInt(attributes.size());
+				for (Map.Entry<String, Object> a : attributes.entrySet()) {
 					string(out, a.getKey());
 					Object v = a.getValue();
 					if (v instanceof Integer i) {
@@ -264,7 +275,9 @@ public final class ProblemMarkersContributor implements IStateContributor {
 				default -> throw new IOException("invalid attribute tag " + tag); //$NON-NLS-1$
 				});
 			}
-			result.add(new MarkerData(path, type, map));
+			Object created = map.remove(CREATION_TIME);
+			result.add(new MarkerData(path, new MarkerContent(type, map),
+					created instanceof Long time ? time.longValue() : 0L));
 		}
 		return result;
 	}

@@ -15,6 +15,7 @@ import org.eclipse.core.resources.ResourcesPlugin;
 import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.IPath;
 
+import dev.branchstate.core.internal.MarkerContent;
 import dev.branchstate.core.internal.Trace;
 
 /**
@@ -40,13 +41,6 @@ final class BuildChanges {
 	 * and if so its markers by content ({@code null} when they had not changed or could not be read).
 	 */
 	private record Before(long stamp, boolean markersChanged, Map<MarkerContent, Integer> markers) {
-	}
-
-	/**
-	 * What a marker says: its type and attributes. Not its id nor its creation time, which a restore does not bring
-	 * back either: a builder that removes its markers and adds the same ones again changed nothing a state holds.
-	 */
-	private record MarkerContent(String type, Map<String, Object> attributes) {
 	}
 
 	/** Per building thread: builds of different threads (relaxed build rules) may overlap. */
@@ -127,24 +121,20 @@ final class BuildChanges {
 		try {
 			for (IMarkerDelta change : delta.getMarkerDeltas()) {
 				if (change.getKind() != IResourceDelta.ADDED) { // the old marker's
-					net.merge(content(change.getType(), change.getAttributes()), -1, Integer::sum);
+					net.merge(new MarkerContent(change.getType(), change.getAttributes()), -1, Integer::sum);
 				}
 				if (change.getKind() != IResourceDelta.REMOVED) {
 					IMarker marker = change.getMarker();
 					if (!marker.exists()) {
 						return false;
 					}
-					net.merge(content(marker.getType(), marker.getAttributes()), 1, Integer::sum);
+					net.merge(MarkerContent.of(marker), 1, Integer::sum);
 				}
 			}
 		} catch (CoreException e) {
 			return false; // (a marker deleted meanwhile) counted as changed
 		}
 		return net.values().stream().allMatch(count -> count.intValue() == 0);
-	}
-
-	private static MarkerContent content(String type, Map<String, Object> attributes) {
-		return new MarkerContent(type, attributes == null ? Map.of() : attributes);
 	}
 
 	/** @return the resource's markers (its own, not its members') by content and count, {@code null} if unreadable */
@@ -159,7 +149,7 @@ final class BuildChanges {
 			}
 			Map<MarkerContent, Integer> contents = new HashMap<>();
 			for (IMarker marker : markers) {
-				contents.merge(content(marker.getType(), marker.getAttributes()), 1, Integer::sum);
+				contents.merge(MarkerContent.of(marker), 1, Integer::sum);
 			}
 			return contents;
 		} catch (CoreException e) {
