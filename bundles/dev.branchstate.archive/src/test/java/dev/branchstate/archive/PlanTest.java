@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -69,6 +72,45 @@ class PlanTest {
 			assertThat(Files.readAllBytes(out.resolve("gone/deleted.bin"))).isEqualTo(deleted);
 			assertThat(Files.readAllBytes(out.resolve("large.bin"))).isEqualTo(large);
 			assertThat(r.plan(out, options).toWrite()).as("nothing differs after it").containsExactly("p/link");
+		}
+	}
+
+	/**
+	 * A project's output of a few hundred files, planned by several workers (its own threads, or a restore's executor
+	 * shared by all its folders): the plan names exactly the files that differ, whichever worker looked at them.
+	 */
+	@Test
+	void aFolderOfAFewHundredFilesIsPlannedTheSameOnSeveralWorkersAndOnAGivenExecutor() throws Exception {
+		Path src = Files.createDirectories(tmp.resolve("bin"));
+		for (int i = 0; i < 300; i++) {
+			Path file = src.resolve("pkg" + i % 7 + "/C" + i + ".class");
+			Files.createDirectories(file.getParent());
+			Files.write(file, TestTrees.noise(200 + i, i));
+		}
+		Path zip = tmp.resolve("bin.zip");
+		try (ArchiveWriter w = Archives.newWriter(zip, WriteOptions.defaults())) {
+			w.addTree(src, "bin/", TreeFilter.ALL);
+			w.commit();
+		}
+		ExecutorService executor = Executors.newFixedThreadPool(3);
+		try (ArchiveReader r = Archives.open(zip)) {
+			Path out = tmp.resolve("out");
+			r.extract(out, ExtractOptions.defaults().withPrefix("bin/"));
+			List<String> differing = new ArrayList<>();
+			for (int i = 0; i < 300; i += 8) { // same size, other bytes: found by CRC-32, in every slice
+				Path file = out.resolve("pkg" + i % 7 + "/C" + i + ".class");
+				Files.write(file, TestTrees.noise(200 + i, 1000 + i));
+				differing.add("bin/pkg" + i % 7 + "/C" + i + ".class");
+			}
+			ExtractOptions options = ExtractOptions.defaults().withPrefix("bin/").withDifferential(true);
+			for (ExtractOptions o : List.of(options.withWorkers(1), options.withWorkers(4),
+					options.withWorkers(3).withExecutor(executor))) {
+				ExtractPlan plan = r.plan(out, o);
+				assertThat(plan.toWrite()).as("%d workers", o.workers()).containsExactlyInAnyOrderElementsOf(differing);
+				assertThat(plan.identical()).isEqualTo(300 - differing.size());
+			}
+		} finally {
+			executor.shutdownNow();
 		}
 	}
 

@@ -1,5 +1,6 @@
 package dev.branchstate.core.internal.contributors;
 
+import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -102,16 +103,14 @@ public final class ProblemMarkersContributor implements IStateContributor {
 		sub.worked(1);
 		// one walk of the project's resources (findMarkers visits every one) and one read of each marker: for what is
 		// there, for the markers that stay and for putting them back if the replacement fails
-		List<IMarker> current = persistent(project.findMarkers(IMarker.PROBLEM, true, IResource.DEPTH_INFINITE));
-		List<MarkerData> before = data(current);
-		if (before.equals(restored)) {
+		Present current = Present.of(project);
+		if (current.data().equals(restored)) {
 			return; // the markers are those of the state already (creation times included): no marker delta
 		}
 		try {
-			replace(project, current, before, restored);
+			replace(project, current, restored);
 		} catch (CoreException | RuntimeException e) {
-			List<IMarker> now = persistent(project.findMarkers(IMarker.PROBLEM, true, IResource.DEPTH_INFINITE));
-			replace(project, now, data(now), before);
+			replace(project, Present.of(project), current.data());
 			throw e;
 		}
 		sub.worked(2);
@@ -119,26 +118,40 @@ public final class ProblemMarkersContributor implements IStateContributor {
 
 	/** @return the persistent problem markers of the project as data */
 	static List<MarkerData> collect(IProject project) throws CoreException {
-		return data(persistent(project.findMarkers(IMarker.PROBLEM, true, IResource.DEPTH_INFINITE)));
+		return Present.of(project).data();
 	}
 
-	private static List<IMarker> persistent(IMarker[] markers) throws CoreException {
-		List<IMarker> persistent = new ArrayList<>(markers.length);
-		for (IMarker marker : markers) {
-			if (persistent(marker)) {
-				persistent.add(marker);
+	/**
+	 * The persistent problem markers of a project and what each says ({@code data} in the same order), each marker
+	 * read once: its type and attributes (a copy), its creation time. Every read of a marker looks it up in the
+	 * resource tree, and a project with compile errors has tens of thousands of them.
+	 */
+	private record Present(List<IMarker> markers, List<MarkerData> data) {
+
+		static Present of(IProject project) throws CoreException {
+			IMarker[] found = project.findMarkers(IMarker.PROBLEM, true, IResource.DEPTH_INFINITE);
+			List<IMarker> markers = new ArrayList<>(found.length);
+			List<MarkerData> data = new ArrayList<>(found.length);
+			IResource resource = null;
+			String path = null;
+			for (IMarker marker : found) {
+				String type = marker.getType();
+				if (!persistentType(type)) {
+					continue;
+				}
+				MarkerContent content = new MarkerContent(type, marker.getAttributes());
+				if (Boolean.TRUE.equals(content.attributes().get(IMarker.TRANSIENT))) {
+					continue;
+				}
+				if (!marker.getResource().equals(resource)) { // (findMarkers gives a resource's markers together)
+					resource = marker.getResource();
+					path = resource.getProjectRelativePath().toPortableString();
+				}
+				markers.add(marker);
+				data.add(new MarkerData(path, content, marker.getCreationTime()));
 			}
+			return new Present(markers, data);
 		}
-		return persistent;
-	}
-
-	private static List<MarkerData> data(List<IMarker> markers) throws CoreException {
-		List<MarkerData> result = new ArrayList<>(markers.size());
-		for (IMarker marker : markers) {
-			result.add(new MarkerData(marker.getResource().getProjectRelativePath().toPortableString(),
-					MarkerContent.of(marker), marker.getCreationTime()));
-		}
-		return result;
 	}
 
 	/**
@@ -147,11 +160,11 @@ public final class ProblemMarkersContributor implements IStateContributor {
 	 * and those of {@code markers} that are missing are created. A marker deleted and created again would be a change
 	 * to every listener: JDT indexes again each source file whose JDT error marker was removed.
 	 */
-	private static void replace(IProject project, List<IMarker> existing, List<MarkerData> existingData,
-			List<MarkerData> markers) throws CoreException {
+	private static void replace(IProject project, Present existing, List<MarkerData> markers) throws CoreException {
 		Map<SaidOn, Deque<IMarker>> unmatched = new HashMap<>();
-		for (int i = 0; i < existing.size(); i++) {
-			unmatched.computeIfAbsent(existingData.get(i).saidOn(), k -> new ArrayDeque<>()).add(existing.get(i));
+		for (int i = 0; i < existing.markers().size(); i++) {
+			unmatched.computeIfAbsent(existing.data().get(i).saidOn(), k -> new ArrayDeque<>())
+					.add(existing.markers().get(i));
 		}
 		List<MarkerData> missing = new ArrayList<>();
 		for (MarkerData m : markers) {
@@ -162,24 +175,15 @@ public final class ProblemMarkersContributor implements IStateContributor {
 				missing.add(m);
 			}
 		}
-		for (Deque<IMarker> stale : unmatched.values()) {
-			for (IMarker marker : stale) {
-				marker.delete();
-			}
-		}
+		// one workspace operation for all that go, not one each
+		project.getWorkspace().deleteMarkers(
+				unmatched.values().stream().flatMap(Deque::stream).toArray(IMarker[]::new));
 		for (MarkerData m : missing) {
 			IResource resource = m.path().isEmpty() ? project : project.findMember(m.path());
 			if (resource != null && resource.exists()) {
 				resource.createMarker(m.content().type(), m.content().attributes());
 			}
 		}
-	}
-
-	private static boolean persistent(IMarker marker) throws CoreException {
-		if (Boolean.TRUE.equals(marker.getAttribute(IMarker.TRANSIENT))) {
-			return false;
-		}
-		return persistentType(marker.getType());
 	}
 
 	/** A marker type is persistent when it or one of its super types declares {@code <persistent value="true"/>}. */
@@ -247,7 +251,8 @@ public final class ProblemMarkersContributor implements IStateContributor {
 	}
 
 	static List<MarkerData> decode(InputStream stream) throws IOException {
-		DataInputStream in = new DataInputStream(stream);
+		// buffered: each small read of an archive entry's stream is a call into zstd, tens per marker
+		DataInputStream in = new DataInputStream(new BufferedInputStream(stream, 1 << 16));
 		if (in.readInt() != MAGIC) {
 			throw new IOException("not a marker list"); //$NON-NLS-1$
 		}

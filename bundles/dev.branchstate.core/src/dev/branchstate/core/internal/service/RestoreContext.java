@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 
 import org.eclipse.core.resources.IProject;
@@ -33,23 +32,20 @@ final class RestoreContext implements IRestoreContext {
 	private final int dataVersion;
 	private final Set<IPath> changedPaths;
 	private final WorkingTreeComparison comparison;
-	private final int workers;
-	private final BooleanSupplier canceled;
-	/** The state's data size as the catalog knows it (for a fetched state: as its signed manifest declares). */
-	private final long maxTotalSize;
+	/**
+	 * What every extraction and plan of this part shares: workers and the restore's executor, cancel, the bound of
+	 * the state's data size, the files known on disk.
+	 */
+	private final ExtractOptions base;
 	final AtomicLong written = new AtomicLong();
 	final AtomicLong deleted = new AtomicLong();
 	/** Sub-prefix (as {@link #extract} normalizes it) → what extracting it will write, found before anything was. */
 	private final Map<String, ExtractPlan> plans = new HashMap<>();
 
-	/** The entries that describe the files on disk as another state left them, or {@code null}. */
-	private final KnownFiles knownFiles;
-
 	RestoreContext(ArchiveReader reader, StateLayout.Part part, IProject project, String stateCommitId,
-			String currentCommitId, Set<IPath> changedPaths, WorkingTreeComparison comparison, int workers,
-			long maxTotalSize, BooleanSupplier canceled, KnownFiles knownFiles) {
+			String currentCommitId, Set<IPath> changedPaths, WorkingTreeComparison comparison, ExtractOptions base) {
 		this.reader = reader;
-		this.knownFiles = knownFiles;
+		this.base = base;
 		this.prefix = part.prefix();
 		this.project = project;
 		this.stateCommitId = stateCommitId;
@@ -57,9 +53,6 @@ final class RestoreContext implements IRestoreContext {
 		this.dataVersion = part.version();
 		this.changedPaths = Set.copyOf(changedPaths);
 		this.comparison = comparison;
-		this.workers = workers;
-		this.maxTotalSize = maxTotalSize;
-		this.canceled = canceled;
 	}
 
 	@Override
@@ -136,10 +129,7 @@ final class RestoreContext implements IRestoreContext {
 	}
 
 	private ExtractOptions options(String normalizedSubPrefix) {
-		ExtractOptions options = ExtractOptions.defaults().withPrefix(prefix + normalizedSubPrefix)
-				.withDifferential(true).withCancel(canceled).withMaxTotalSize(maxTotalSize)
-				.withKnownFiles(knownFiles);
-		return workers > 0 ? options.withWorkers(workers) : options;
+		return base.withPrefix(prefix + normalizedSubPrefix).withDifferential(true);
 	}
 
 	@Override

@@ -12,6 +12,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 import org.eclipse.core.resources.IFile;
@@ -84,6 +87,11 @@ final class RestoreOperation {
 	private boolean intoEmptyFolders;
 	/** The restore's timing trace. */
 	private final Laps laps;
+	/**
+	 * What the plans, the check and the extractions of this restore share: its worker threads (one pool for all of
+	 * them, not one per folder), cancel, the bound of the state's size, the files known on disk. Set by {@link #run}.
+	 */
+	private ExtractOptions shared;
 
 	RestoreOperation(IWorkspace workspace, ContributorRegistry contributors, RestoreJournal journal,
 			ArchiveReader reader, StateInfo state, String currentCommit, Map<IProject, Set<IPath>> changed,
@@ -179,7 +187,18 @@ final class RestoreOperation {
 	 * @throws CoreException when the archive is damaged (nothing written), or the restore failed
 	 */
 	void run(List<Selected> selected, SubMonitor monitor) throws CoreException {
-		SubMonitor steps = SubMonitor.convert(monitor, 100);
+		ExtractOptions defaults = ExtractOptions.defaults();
+		ExecutorService pool = workerPool(workers > 0 ? workers : defaults.workers());
+		try {
+			shared = (workers > 0 ? defaults.withWorkers(workers) : defaults).withExecutor(pool)
+					.withCancel(canceled).withMaxTotalSize(totalBound()).withKnownFiles(knownFiles);
+			planCheckWrite(selected, SubMonitor.convert(monitor, 100));
+		} finally {
+			pool.shutdownNow();
+		}
+	}
+
+	private void planCheckWrite(List<Selected> selected, SubMonitor steps) throws CoreException {
 		laps.lap("rule"); //$NON-NLS-1$
 		plan(selected, steps.split(5));
 		laps.lap("plan"); //$NON-NLS-1$
@@ -188,7 +207,7 @@ final class RestoreOperation {
 		}
 		check(selected, steps.split(35));
 		laps.lap("check"); //$NON-NLS-1$
-		monitor = steps.split(60);
+		SubMonitor monitor = steps.split(60);
 		List<IProject> projects = selected.stream().map(Selected::project).distinct().toList();
 		RestoreJournal.Entry entry;
 		try {
@@ -210,6 +229,16 @@ final class RestoreOperation {
 		laps.lap("journal"); //$NON-NLS-1$
 	}
 
+	/** @return the worker threads of one restore (daemons: a restore that hangs does not keep the IDE from exiting) */
+	private static ExecutorService workerPool(int count) {
+		AtomicInteger n = new AtomicInteger();
+		return Executors.newFixedThreadPool(count, task -> {
+			Thread t = new Thread(task, "branchstate-restore-" + n.incrementAndGet()); //$NON-NLS-1$
+			t.setDaemon(true);
+			return t;
+		});
+	}
+
 	/**
 	 * @return the bound of what the restore extracts or checks: the state's data size as the catalog knows it (for a
 	 *         fetched state, as its signed manifest declares) and an eighth more, at least 64 MiB (the size is the
@@ -229,8 +258,7 @@ final class RestoreOperation {
 		monitor.setWorkRemaining(Math.max(1, selected.size()));
 		for (Selected s : selected) {
 			RestoreContext context = new RestoreContext(reader, s.part(), s.project(), state.commitId(),
-					currentCommit, changed.getOrDefault(s.project(), Set.of()), comparison, workers,
-					totalBound(), canceled, knownFiles);
+					currentCommit, changed.getOrDefault(s.project(), Set.of()), comparison, shared);
 			contexts.add(context);
 			Outcome<Map<String, Path>> targets = ContributorRegistry
 					.safely(() -> s.contributor().extractionTargets(context));
@@ -291,7 +319,7 @@ final class RestoreOperation {
 		// leaves the folders as empty as they were; the archive is read once instead of twice
 		intoEmptyFolders = !plans.isEmpty() && plans.stream().allMatch(ExtractPlan::emptyTarget);
 		try {
-			reader.verify(prefixes, plans, extractOptions(monitor).withMaxTotalSize(totalBound())
+			reader.verify(prefixes, plans, shared.withCancel(monitor::isCanceled)
 					.withEmptyTargetsCheckedWhileWritten(intoEmptyFolders));
 		} catch (ArchiveCanceledException e) {
 			throw new OperationCanceledException(e.getMessage());

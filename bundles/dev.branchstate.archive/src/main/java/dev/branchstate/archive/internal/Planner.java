@@ -35,8 +35,13 @@ import dev.branchstate.archive.ExtractPlan;
  */
 final class Planner {
 
-	/** Entries per task: enough to make a task worth its hand-off, few enough to share the work. */
+	/** Most entries per task: few enough to share the work of a large folder. */
 	private static final int SLICE = 512;
+	/**
+	 * Fewest entries per task (but for the last): enough to make a task worth its hand-off, so that a folder of a
+	 * few hundred files (a project's output) is also shared among the workers.
+	 */
+	static final int MIN_SLICE = 64;
 	private static final int CRC_BUFFER = 1 << 16;
 
 	private Planner() {
@@ -72,20 +77,21 @@ final class Planner {
 		}
 		AtomicBoolean stop = new AtomicBoolean(); // a slice failed: the others end early
 		AtomicInteger n = new AtomicInteger();
-		ExecutorService own = options.executor() != null ? null
-				: Executors.newFixedThreadPool(Math.min(options.workers(), Math.max(1, files.size() / SLICE + 1)), task -> {
-					Thread t = new Thread(task, "branchstate-archive-planner-" + n.incrementAndGet());
-					t.setDaemon(true);
-					return t;
-				});
+		int slice = sliceSize(files.size(), options.workers());
+		int threads = Math.max(1, Math.min(options.workers(), (files.size() + slice - 1) / slice));
+		ExecutorService own = options.executor() != null ? null : Executors.newFixedThreadPool(threads, task -> {
+			Thread t = new Thread(task, "branchstate-archive-planner-" + n.incrementAndGet());
+			t.setDaemon(true);
+			return t;
+		});
 		try {
 			List<CompletableFuture<Void>> slices = new ArrayList<>();
-			for (int from = 0; from < files.size(); from += SLICE) {
-				List<EntryRecord> slice = files.subList(from, Math.min(files.size(), from + SLICE));
+			for (int from = 0; from < files.size(); from += slice) {
+				List<EntryRecord> part = files.subList(from, Math.min(files.size(), from + slice));
 				slices.add(CompletableFuture.runAsync(() -> {
 					ByteBuffer buf = ByteBuffer.allocate(CRC_BUFFER);
 					try (FolderStat folders = new FolderStat(root)) {
-						for (EntryRecord r : slice) {
+						for (EntryRecord r : part) {
 							if (stop.get()) {
 								return;
 							}
@@ -121,6 +127,14 @@ final class Planner {
 			}
 		}
 		return new ExtractPlan(root, prefix, toWrite, identical.get(), bytes.get(), false);
+	}
+
+	/**
+	 * @return entries per task for {@code files} entries on {@code workers} threads: an equal share of each worker,
+	 *         within {@link #MIN_SLICE} and {@link #SLICE}
+	 */
+	static int sliceSize(int files, int workers) {
+		return Math.max(MIN_SLICE, Math.min(SLICE, (files + workers - 1) / Math.max(1, workers)));
 	}
 
 	/**
