@@ -358,8 +358,10 @@ class SwitchProtocolTest {
 				for (String branch : List.of("without-two", "main", "without-two")) {
 					RecordingBuilder.reset(one);
 					two.cli("checkout", "-q", branch);
+					// the IDE's refresh after a terminal checkout: its PRE_REFRESH schedules the switch job if the HEAD
+					// watch has not yet (its event comes on its own thread, at no set time), and the wait joins it
+					one.refreshLocal(IResource.DEPTH_INFINITE, null);
 					SwitchHarness.awaitQuiet();
-					one.refreshLocal(IResource.DEPTH_INFINITE, null); // (the IDE's refresh after a terminal checkout)
 					assertThat(removed.exists()).as("project two in the workspace after the checkout of %s", branch)
 							.isFalse();
 					if (branch.equals("main")) {
@@ -405,7 +407,10 @@ class SwitchProtocolTest {
 				ignored.git.branchCreate().setName("other").call();
 				ignored.commitOnBranchElsewhere("other", files("one/src/a.txt", "alpha on other\n"));
 				Files.delete(ignored.workTree.resolve("one/.project")); // (git-ignored: the fixture's .gitignore)
+				harness.takeEvents(ignored.gitDir());
 				ignored.cli("checkout", "-q", "other");
+				harness.awaitEvent(ignored.gitDir(), e -> e.kind() == Kind.RESTORED || e.kind() == Kind.SKIPPED
+						|| e.kind() == Kind.FAILED); // the switch has been handled (by the HEAD watch)
 				SwitchHarness.awaitQuiet();
 				assertThat(one.exists()).as("the project whose untracked description is gone, after the switch").isTrue();
 			} finally {
