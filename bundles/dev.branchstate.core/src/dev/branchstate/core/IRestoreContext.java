@@ -65,6 +65,14 @@ public interface IRestoreContext {
 		return entryNames().contains(name);
 	}
 
+	/**
+	 * @return what the contributor's {@link IStateContributor#prepare} returned for this context; {@code null} when
+	 *         it returned nothing
+	 */
+	default Object prepared() {
+		return null;
+	}
+
 	/** @return the content of one entry (CRC-checked while read); the caller closes it */
 	InputStream open(String name) throws IOException;
 

@@ -148,6 +148,23 @@ public interface IStateContributor {
 	}
 
 	/**
+	 * Reads and decodes ahead what {@link #restore} will need of this part of the state, so that the decoding runs
+	 * while other parts are written: called on a thread of the restore's own, once the archive has been checked,
+	 * before {@code restore} is called with the same context, and possibly while other contributors restore their
+	 * parts. It may read the state ({@link IRestoreContext#open}, {@link IRestoreContext#entryNames}) and decode what it
+	 * read; it must not change the workspace, the disk or anything {@code restore} of another part reads, nor take a
+	 * scheduling rule or a lock that a workspace operation may hold. {@code restore} gets what it returned from
+	 * {@link IRestoreContext#prepared()}. A failure fails the restore of this part, as a failure of {@code restore}
+	 * does. Nothing by default.
+	 *
+	 * @return what {@code restore} needs, or {@code null}
+	 * @throws CoreException when the part cannot be read; its restore then fails
+	 */
+	default Object prepare(IRestoreContext context, IProgressMonitor monitor) throws CoreException {
+		return null;
+	}
+
+	/**
 	 * Restores this contributor's data for {@link IRestoreContext#project()} from a stored state, then brings it up
 	 * to date for {@link IRestoreContext#changedPaths()} (or leaves those to the builders). Must be transactional:
 	 * on failure or cancel, leave the data as it was or as if it had never been restored (e.g. removed, so that it

@@ -122,21 +122,41 @@ public final class JdtBuildStateContributor implements IStateContributor {
 		}
 	}
 
+	/**
+	 * What a restore reads of the state: the JDT version that wrote it and, when it is this one, the state JDT read
+	 * from it ({@code null}: JDT did not accept it).
+	 */
+	private record Read(String version, Object state) {
+	}
+
+	/** Reads the state and has JDT decode it, off the workspace operation's thread. */
+	@Override
+	public Object prepare(IRestoreContext context, IProgressMonitor monitor) throws CoreException {
+		return read(context);
+	}
+
 	@Override
 	public void restore(IRestoreContext context, IProgressMonitor monitor) throws CoreException {
+		IProject project = context.project();
+		Read read = context.prepared() instanceof Read prepared ? prepared : read(context);
+		if (!read.version().equals(JavaProjects.jdtVersion())) {
+			throw new CoreException(Status.warning(NLS.bind(Messages.JdtState_otherVersion,
+					new Object[] { project.getName(), read.version(), JavaProjects.jdtVersion() })));
+		}
+		if (read.state() == null) {
+			throw new CoreException(Status.warning(NLS.bind(Messages.JdtState_unreadable, project.getName())));
+		}
+		JdtBuildStates.install(project, read.state());
+	}
+
+	private static Read read(IRestoreContext context) throws CoreException {
 		IProject project = context.project();
 		try {
 			String written = new String(readAll(context, JDT_VERSION), StandardCharsets.UTF_8);
 			if (!written.equals(JavaProjects.jdtVersion())) {
-				throw new CoreException(Status.warning(
-						NLS.bind(Messages.JdtState_otherVersion,
-								new Object[] { project.getName(), written, JavaProjects.jdtVersion() })));
+				return new Read(written, null);
 			}
-			Object state = JdtBuildStates.read(project, readAll(context, STATE));
-			if (state == null) {
-				throw new CoreException(Status.warning(NLS.bind(Messages.JdtState_unreadable, project.getName())));
-			}
-			JdtBuildStates.install(project, state);
+			return new Read(written, JdtBuildStates.read(project, readAll(context, STATE)));
 		} catch (IOException e) {
 			throw new CoreException(Status.error(NLS.bind(Messages.JdtState_unreadable, project.getName()), e));
 		}

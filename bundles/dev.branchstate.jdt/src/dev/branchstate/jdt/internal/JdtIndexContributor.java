@@ -121,18 +121,13 @@ public final class JdtIndexContributor implements IStateContributor {
 	@Override
 	public void restore(IRestoreContext context, IProgressMonitor monitor) throws CoreException {
 		IProject project = context.project();
-		byte[] index;
-		try {
-			String written = new String(readAll(context, JdtBuildStateContributor.JDT_VERSION), StandardCharsets.UTF_8);
-			if (!written.equals(JavaProjects.jdtVersion())) {
-				ILog.of(JdtIndexContributor.class).info(NLS.bind(Messages.JdtIndex_otherVersion,
-						new Object[] { project.getName(), written, JavaProjects.jdtVersion() }));
-				return;
-			}
-			index = readAll(context, INDEX);
-		} catch (IOException e) {
-			throw new CoreException(Status.error(NLS.bind(Messages.JdtIndex_unreadable, project.getName()), e));
+		Read read = context.prepared() instanceof Read prepared ? prepared : read(context);
+		if (read.index() == null) {
+			ILog.of(JdtIndexContributor.class).info(NLS.bind(Messages.JdtIndex_otherVersion,
+					new Object[] { project.getName(), read.version(), JavaProjects.jdtVersion() }));
+			return;
 		}
+		byte[] index = read.index();
 		IJavaProject javaProject = JavaCore.create(project);
 		List<IFile> toIndex = new ArrayList<>();
 		List<IFile> toRemove = new ArrayList<>();
@@ -151,6 +146,26 @@ public final class JdtIndexContributor implements IStateContributor {
 		Set<IJob> queued = JdtIndexes.install(project, index, toIndex, toRemove);
 		if (switching.contains(project)) {
 			restoredInSwitch.put(project, new RestoredIndex(queued));
+		}
+	}
+
+	/** What a restore reads of the state: the JDT version that wrote it, the index when it is this version's. */
+	private record Read(String version, byte[] index) {
+	}
+
+	/** Reads the index out of the state (its decompression), off the workspace operation's thread. */
+	@Override
+	public Object prepare(IRestoreContext context, IProgressMonitor monitor) throws CoreException {
+		return read(context);
+	}
+
+	private static Read read(IRestoreContext context) throws CoreException {
+		try {
+			String written = new String(readAll(context, JdtBuildStateContributor.JDT_VERSION), StandardCharsets.UTF_8);
+			return new Read(written, written.equals(JavaProjects.jdtVersion()) ? readAll(context, INDEX) : null);
+		} catch (IOException e) {
+			throw new CoreException(
+					Status.error(NLS.bind(Messages.JdtIndex_unreadable, context.project().getName()), e));
 		}
 	}
 

@@ -178,6 +178,60 @@ class StateServiceTest {
 		assertThat(f.events(StateEvent.Kind.FAILED)).isEmpty();
 	}
 
+	/**
+	 * A contributor's {@code prepare} reads its entry ahead, on a thread other than the restore's, and its restore
+	 * gets what it returned; a contributor whose prepare fails is skipped and reported as one whose restore fails,
+	 * and the rest of the state is restored.
+	 */
+	@Test
+	void whatAPrepareReadsAheadReachesItsRestoreAndAFailingPrepareIsReported() throws Exception {
+		byte[] a = Fixtures.random(3000, 6);
+		f.output(Map.of("A.class", a));
+		Map<String, Object> seen = new java.util.concurrent.ConcurrentHashMap<>();
+		f.register(f.service.contributors().register("test.prepares", "prepares", 1, new TestContributor() {
+			@Override
+			public Object prepare(IRestoreContext context, IProgressMonitor monitor) throws CoreException {
+				seen.put("prepare thread", Thread.currentThread());
+				try (java.io.InputStream in = context.open("data")) {
+					return in.readAllBytes();
+				} catch (java.io.IOException e) {
+					throw new CoreException(Status.error(e.getMessage(), e));
+				}
+			}
+
+			@Override
+			public void restore(IRestoreContext context, IProgressMonitor monitor) {
+				seen.put("restore thread", Thread.currentThread());
+				seen.put("prepared", context.prepared());
+			}
+		}));
+		List<String> restoredBy = new CopyOnWriteArrayList<>();
+		f.register(f.service.contributors().register("test.prepareFails", "prepare fails", 2, new TestContributor() {
+			@Override
+			public Object prepare(IRestoreContext context, IProgressMonitor monitor) {
+				throw new IllegalStateException("boom on prepare");
+			}
+
+			@Override
+			public void restore(IRestoreContext context, IProgressMonitor monitor) {
+				restoredBy.add("prepareFails");
+			}
+		}));
+		StateInfo saved = f.service.save(f.gitDir(), new NullProgressMonitor());
+		Files.write(f.workTree.resolve("bin/A.class"), new byte[] { 9 });
+
+		f.service.restore(f.gitDir(), saved.commitId(), new NullProgressMonitor());
+
+		assertThat(seen.get("prepared")).as("what the restore got from its prepare").isEqualTo(new byte[] { 42 });
+		assertThat(seen.get("prepare thread")).as("the prepare's thread").isNotSameAs(seen.get("restore thread"));
+		assertThat(restoredBy).as("restores called after a failed prepare").isEmpty();
+		assertThat(Files.readAllBytes(f.workTree.resolve("bin/A.class"))).isEqualTo(a);
+		StateEvent restored = f.events(StateEvent.Kind.RESTORED).get(0);
+		assertThat(restored.status().getSeverity()).isEqualTo(IStatus.WARNING);
+		assertThat(messages(restored.status())).contains("test.prepareFails").contains("boom on prepare");
+		assertThat(f.events(StateEvent.Kind.FAILED)).isEmpty();
+	}
+
 	@ParameterizedTest
 	@ValueSource(strings = { "flip", "truncate" })
 	void aCorruptArchiveRestoresNothingAndReportsOnce(String damage) throws Exception {

@@ -93,13 +93,9 @@ public final class ProblemMarkersContributor implements IStateContributor {
 		IProject project = context.project();
 		SubMonitor sub = SubMonitor.convert(monitor,
 				NLS.bind(Messages.Contributors_markersRestore, project.getName()), 3);
-		List<MarkerData> restored;
-		try (InputStream in = context.open(ENTRY)) {
-			restored = decode(in);
-		} catch (IOException e) {
-			throw new CoreException(
-					Status.error(NLS.bind(Messages.Contributors_markersCorrupt, project.getName()), e));
-		}
+		@SuppressWarnings("unchecked")
+		List<MarkerData> restored = context.prepared() instanceof List<?> decoded ? (List<MarkerData>) decoded
+				: read(context);
 		sub.worked(1);
 		// one walk of the project's resources (findMarkers visits every one) and one read of each marker: for what is
 		// there, for the markers that stay and for putting them back if the replacement fails
@@ -114,6 +110,21 @@ public final class ProblemMarkersContributor implements IStateContributor {
 			throw e;
 		}
 		sub.worked(2);
+	}
+
+	/** Decodes the state's markers of the project ahead, off the workspace operation's thread. */
+	@Override
+	public Object prepare(IRestoreContext context, IProgressMonitor monitor) throws CoreException {
+		return read(context);
+	}
+
+	private static List<MarkerData> read(IRestoreContext context) throws CoreException {
+		try (InputStream in = context.open(ENTRY)) {
+			return decode(in);
+		} catch (IOException e) {
+			throw new CoreException(
+					Status.error(NLS.bind(Messages.Contributors_markersCorrupt, context.project().getName()), e));
+		}
 	}
 
 	/** @return the persistent problem markers of the project as data */

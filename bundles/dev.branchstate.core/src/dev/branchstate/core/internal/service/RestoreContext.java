@@ -37,6 +37,8 @@ final class RestoreContext implements IRestoreContext {
 	 * the state's data size, the files known on disk.
 	 */
 	private final ExtractOptions base;
+	/** What the contributor's prepare returned, set before its restore is called. */
+	private volatile Object prepared;
 	final AtomicLong written = new AtomicLong();
 	final AtomicLong deleted = new AtomicLong();
 	/** Sub-prefix (as {@link #extract} normalizes it) → what extracting it will write, found before anything was. */
@@ -90,6 +92,15 @@ final class RestoreContext implements IRestoreContext {
 		WorkingTreeComparison c = comparison;
 		IProject p = project;
 		return c == null ? path -> false : path -> c.compared(p, path);
+	}
+
+	@Override
+	public Object prepared() {
+		return prepared;
+	}
+
+	void prepared(Object value) {
+		prepared = value;
 	}
 
 	@Override

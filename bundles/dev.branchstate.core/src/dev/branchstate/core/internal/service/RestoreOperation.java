@@ -54,7 +54,8 @@ import dev.branchstate.core.internal.contributors.DerivedResourcesContributor;
  * before anything is written: the plan (which entries each contributor's extractions will write: the files that
  * differ from the state) and the check of what will be read (sizes and CRC-32 of those entries and of every other
  * entry of the parts), so that a damaged archive is refused with nothing written, at a cost that follows the change.
- * Then the writing: each part's contributor, the hand-off of the builders whose own state came back with their
+ * Then the writing: each part's contributor (what it reads of the state decoded ahead on a thread of its own,
+ * {@link PreparedParts}), the hand-off of the builders whose own state came back with their
  * output, the touches of the changed sources (after the hand-off, so that those builders see exactly them), and the
  * fail-safe. One object per restore; its counters are the restore's figures.
  */
@@ -333,19 +334,22 @@ final class RestoreOperation {
 		try {
 			Set<IProject> failed = new HashSet<>();
 			Map<IProject, Set<String>> builderStates = new LinkedHashMap<>();
-			for (int i = 0; i < selected.size(); i++) {
-				Selected s = selected.get(i);
-				boolean restored = restore(s, contexts.get(i), work.split(1));
-				laps.lap(s.part().contributorId() + '@' + s.project().getName());
-				if (restored) {
-					if (!s.builders().isEmpty()) {
-						builderStates.computeIfAbsent(s.project(), p -> new LinkedHashSet<>()).addAll(s.builders());
-					}
-				} else {
-					failed.add(s.project());
-					if (s.part().contributorId().equals(DerivedResourcesContributor.ID)) {
-						// it empties what it was restoring when it fails: nothing the project's builders believe in
-						rebuildInFull(s.project());
+			try (PreparedParts prepared = PreparedParts.start(selected, contexts, canceled)) {
+				for (int i = 0; i < selected.size(); i++) {
+					Selected s = selected.get(i);
+					boolean restored = restore(s, contexts.get(i), prepared, i, work.split(1));
+					laps.lap(s.part().contributorId() + '@' + s.project().getName());
+					if (restored) {
+						if (!s.builders().isEmpty()) {
+							builderStates.computeIfAbsent(s.project(), p -> new LinkedHashSet<>())
+									.addAll(s.builders());
+						}
+					} else {
+						failed.add(s.project());
+						if (s.part().contributorId().equals(DerivedResourcesContributor.ID)) {
+							// it empties what it was restoring when it fails: nothing the project's builders believe in
+							rebuildInFull(s.project());
+						}
 					}
 				}
 			}
@@ -396,9 +400,15 @@ final class RestoreOperation {
 		}
 	}
 
-	/** @return whether the part's contributor restored it; a failure is added to the problems */
-	private boolean restore(Selected s, RestoreContext context, SubMonitor step) throws CoreException {
+	/**
+	 * Restores the part once its preparation is done (a failure of either counts as the restore's).
+	 *
+	 * @return whether the part's contributor restored it; a failure is added to the problems
+	 */
+	private boolean restore(Selected s, RestoreContext context, PreparedParts prepared, int index, SubMonitor step)
+			throws CoreException {
 		Outcome<Object> outcome = ContributorRegistry.safely(() -> {
+			context.prepared(prepared.await(index));
 			s.contributor().restore(context, step);
 			return null;
 		});
