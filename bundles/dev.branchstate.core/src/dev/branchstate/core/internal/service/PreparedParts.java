@@ -30,11 +30,8 @@ final class PreparedParts implements AutoCloseable {
 	private final List<Future<Object>> results = new ArrayList<>();
 
 	private PreparedParts(List<Selected> selected, List<RestoreContext> contexts, BooleanSupplier canceled) {
-		thread = Executors.newSingleThreadExecutor(r -> {
-			Thread t = new Thread(r, "branchstate-restore-prepare"); //$NON-NLS-1$
-			t.setDaemon(true);
-			return t;
-		});
+		thread = Executors.newSingleThreadExecutor(
+				Thread.ofPlatform().name("branchstate-restore-prepare").daemon().factory()); //$NON-NLS-1$
 		NullProgressMonitor monitor = new NullProgressMonitor() {
 			@Override
 			public boolean isCanceled() {

@@ -14,7 +14,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 import org.eclipse.core.resources.IFile;
@@ -23,7 +22,6 @@ import org.eclipse.core.resources.IResource;
 import org.eclipse.core.resources.IWorkspace;
 import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.IPath;
-import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.MultiStatus;
 import org.eclipse.core.runtime.OperationCanceledException;
 import org.eclipse.core.runtime.Status;
@@ -75,7 +73,6 @@ final class RestoreOperation {
 	/** The comparison of the working tree that found {@link #changed}. */
 	private final WorkingTreeComparison comparison;
 	private final MultiStatus problems;
-	private final int workers;
 	private final BooleanSupplier canceled;
 	/** What the last state saved or restored says of the files on disk ({@code null}: nothing known). */
 	private final KnownFiles knownFiles;
@@ -96,8 +93,8 @@ final class RestoreOperation {
 
 	RestoreOperation(IWorkspace workspace, ContributorRegistry contributors, RestoreJournal journal,
 			ArchiveReader reader, StateInfo state, String currentCommit, Map<IProject, Set<IPath>> changed,
-			WorkingTreeComparison comparison, MultiStatus problems, int workers, BooleanSupplier canceled,
-			KnownFiles knownFiles, Laps laps) {
+			WorkingTreeComparison comparison, MultiStatus problems, BooleanSupplier canceled, KnownFiles knownFiles,
+			Laps laps) {
 		this.workspace = workspace;
 		this.laps = laps;
 		this.knownFiles = knownFiles;
@@ -109,7 +106,6 @@ final class RestoreOperation {
 		this.changed = changed;
 		this.comparison = comparison;
 		this.problems = problems;
-		this.workers = workers;
 		this.canceled = canceled;
 	}
 
@@ -188,11 +184,12 @@ final class RestoreOperation {
 	 * @throws CoreException when the archive is damaged (nothing written), or the restore failed
 	 */
 	void run(List<Selected> selected, SubMonitor monitor) throws CoreException {
-		ExtractOptions defaults = ExtractOptions.defaults();
-		ExecutorService pool = workerPool(workers > 0 ? workers : defaults.workers());
+		ExtractOptions options = extractOptions(canceled);
+		ExecutorService pool = Executors.newFixedThreadPool(options.workers(),
+				Thread.ofPlatform().name("branchstate-restore-", 1).daemon().factory()); //$NON-NLS-1$
 		try {
-			shared = (workers > 0 ? defaults.withWorkers(workers) : defaults).withExecutor(pool)
-					.withCancel(canceled).withMaxTotalSize(totalBound()).withKnownFiles(knownFiles);
+			// (daemons: a restore that hangs does not keep the IDE from exiting)
+			shared = options.withExecutor(pool).withMaxTotalSize(totalBound()).withKnownFiles(knownFiles);
 			planCheckWrite(selected, SubMonitor.convert(monitor, 100));
 		} finally {
 			pool.shutdownNow();
@@ -228,16 +225,6 @@ final class RestoreOperation {
 		}
 		entry.awaitBuild(); // the hand-off is in memory until the builders have built or a full save wrote it
 		laps.lap("journal"); //$NON-NLS-1$
-	}
-
-	/** @return the worker threads of one restore (daemons: a restore that hangs does not keep the IDE from exiting) */
-	private static ExecutorService workerPool(int count) {
-		AtomicInteger n = new AtomicInteger();
-		return Executors.newFixedThreadPool(count, task -> {
-			Thread t = new Thread(task, "branchstate-restore-" + n.incrementAndGet()); //$NON-NLS-1$
-			t.setDaemon(true);
-			return t;
-		});
 	}
 
 	/**
@@ -442,9 +429,9 @@ final class RestoreOperation {
 		return null;
 	}
 
-	/** @return extraction settings of the preferences (worker threads), cancelled through the monitor */
-	static ExtractOptions extractOptions(IProgressMonitor monitor) {
-		ExtractOptions options = ExtractOptions.defaults().withCancel(monitor::isCanceled);
+	/** @return extraction settings of the preferences (worker threads), cancelled when {@code canceled} says so */
+	static ExtractOptions extractOptions(BooleanSupplier canceled) {
+		ExtractOptions options = ExtractOptions.defaults().withCancel(canceled);
 		int workers = StorePreferences.intValue(BranchstatePreferences.WORKER_THREADS, 0);
 		return workers > 0 ? options.withWorkers(workers) : options;
 	}

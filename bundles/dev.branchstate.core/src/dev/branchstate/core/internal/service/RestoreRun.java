@@ -32,7 +32,6 @@ import org.eclipse.osgi.util.NLS;
 
 import dev.branchstate.archive.ArchiveReader;
 import dev.branchstate.archive.Archives;
-import dev.branchstate.core.BranchstatePreferences;
 import dev.branchstate.core.IStateContributor;
 import dev.branchstate.core.RestoreResult;
 import dev.branchstate.core.StateEvent;
@@ -150,9 +149,7 @@ final class RestoreRun {
 				laps.lap("unfollowable, hand-off"); //$NON-NLS-1$
 				sub.worked(3);
 				RestoreOperation operation = new RestoreOperation(workspace, contributors, service.restoreJournal(),
-						reader, state, current, changed, comparison, problems,
-						StorePreferences.intValue(BranchstatePreferences.WORKER_THREADS, 0), sub::isCanceled, known,
-						laps);
+						reader, state, current, changed, comparison, problems, sub::isCanceled, known, laps);
 				ISchedulingRule rule = MultiRule.combine(
 						parts.stream().map(Selected::project).distinct().toArray(ISchedulingRule[]::new));
 				try {

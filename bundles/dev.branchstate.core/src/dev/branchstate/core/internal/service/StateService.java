@@ -297,7 +297,7 @@ public final class StateService implements IStateService {
 
 	/** Reads every entry of a stored state (sizes and CRC-32 checked). @throws IOException for a damaged one */
 	public void verify(StateInfo state, IProgressMonitor monitor) throws IOException {
-		verifyArchive(state, RestoreOperation.extractOptions(SubMonitor.convert(monitor, 1)));
+		verifyArchive(state, RestoreOperation.extractOptions(SubMonitor.convert(monitor, 1)::isCanceled));
 	}
 
 	/**

@@ -71,9 +71,7 @@ final class FolderScanner implements AutoCloseable {
 		toRead.add(top);
 		walkOrder.add(top);
 		for (int i = 0; i < Math.max(1, readerCount); i++) {
-			Thread t = new Thread(this::readFolders, "branchstate-archive-scan");
-			t.setDaemon(true);
-			readers.add(t);
+			readers.add(Thread.ofPlatform().name("branchstate-archive-scan").daemon().unstarted(this::readFolders));
 		}
 		readers.forEach(Thread::start);
 	}

@@ -20,7 +20,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.branchstate.archive.ArchiveCanceledException;
@@ -76,14 +75,10 @@ final class Planner {
 			return new ExtractPlan(root, prefix, toWrite, 0, bytes.get(), true);
 		}
 		AtomicBoolean stop = new AtomicBoolean(); // a slice failed: the others end early
-		AtomicInteger n = new AtomicInteger();
 		int slice = sliceSize(files.size(), options.workers());
 		int threads = Math.max(1, Math.min(options.workers(), (files.size() + slice - 1) / slice));
-		ExecutorService own = options.executor() != null ? null : Executors.newFixedThreadPool(threads, task -> {
-			Thread t = new Thread(task, "branchstate-archive-planner-" + n.incrementAndGet());
-			t.setDaemon(true);
-			return t;
-		});
+		ExecutorService own = options.executor() != null ? null : Executors.newFixedThreadPool(threads,
+				Thread.ofPlatform().name("branchstate-archive-planner-", 1).daemon().factory());
 		try {
 			List<CompletableFuture<Void>> slices = new ArrayList<>();
 			for (int from = 0; from < files.size(); from += slice) {

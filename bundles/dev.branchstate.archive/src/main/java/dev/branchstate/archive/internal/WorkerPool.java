@@ -82,13 +82,8 @@ final class WorkerPool<C extends AutoCloseable> implements AutoCloseable {
 			this.ownPool = null;
 			this.executor = given;
 		} else {
-			AtomicInteger n = new AtomicInteger();
 			String name = "branchstate-" + what.replace(' ', '-') + "-";
-			this.ownPool = Executors.newFixedThreadPool(workers, r -> {
-				Thread t = new Thread(r, name + n.incrementAndGet());
-				t.setDaemon(true);
-				return t;
-			});
+			this.ownPool = Executors.newFixedThreadPool(workers, Thread.ofPlatform().name(name, 1).daemon().factory());
 			this.executor = ownPool;
 		}
 	}
