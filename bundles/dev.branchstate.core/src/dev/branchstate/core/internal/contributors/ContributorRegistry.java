@@ -40,7 +40,11 @@ public final class ContributorRegistry implements IRegistryEventListener {
 
 	private final IExtensionRegistry registry;
 	private final List<Descriptor> registered = new CopyOnWriteArrayList<>();
-	private volatile List<Descriptor> fromExtensions;
+	private volatile Extensions fromExtensions;
+
+	/** What the extensions declare: the contributors, and the builders whose whole output is problem markers. */
+	private record Extensions(List<Descriptor> contributors, Set<String> markerBuilders) {
+	}
 
 	/** One contributor: its id, name, priority and (created lazily) implementation. */
 	public static final class Descriptor {
@@ -131,12 +135,7 @@ public final class ContributorRegistry implements IRegistryEventListener {
 
 	/** @return every contributor, lowest priority value first, then by id */
 	public List<Descriptor> descriptors() {
-		List<Descriptor> ext = fromExtensions;
-		if (ext == null) {
-			ext = read();
-			fromExtensions = ext;
-		}
-		List<Descriptor> all = new ArrayList<>(ext);
+		List<Descriptor> all = new ArrayList<>(extensions().contributors());
 		all.addAll(registered);
 		all.sort(Comparator.comparingInt(Descriptor::priority).thenComparing(Descriptor::id));
 		return all;
@@ -237,19 +236,42 @@ public final class ContributorRegistry implements IRegistryEventListener {
 		return () -> registered.remove(d);
 	}
 
-	private List<Descriptor> read() {
+	/**
+	 * @return the ids of the builders that the extensions declare as keeping no state of their own, their whole output
+	 *         being persistent problem markers ({@code <markerBuilder id="..."/>}): a restore that hands a project's
+	 *         builder states over, and restored its markers, hands them the restored tree too
+	 */
+	public Set<String> markerBuilders() {
+		return extensions().markerBuilders();
+	}
+
+	private Extensions extensions() {
+		Extensions ext = fromExtensions;
+		if (ext == null) {
+			ext = read();
+			fromExtensions = ext;
+		}
+		return ext;
+	}
+
+	private Extensions read() {
 		if (registry == null) {
-			return List.of();
+			return new Extensions(List.of(), Set.of());
 		}
 		IExtensionPoint point = registry.getExtensionPoint(POINT_ID);
 		if (point == null) {
-			return List.of();
+			return new Extensions(List.of(), Set.of());
 		}
 		List<Descriptor> result = new ArrayList<>();
+		Set<String> markerBuilders = new TreeSet<>();
 		for (IExtension extension : point.getExtensions()) {
 			for (IConfigurationElement element : extension.getConfigurationElements()) {
 				String origin = element.getContributor().getName();
 				String id = element.getAttribute("id"); //$NON-NLS-1$
+				if ("markerBuilder".equals(element.getName()) && id != null && !id.isBlank()) { //$NON-NLS-1$
+					markerBuilders.add(id.trim());
+					continue;
+				}
 				if (!"contributor".equals(element.getName()) || id == null || id.isBlank() //$NON-NLS-1$
 						|| element.getAttribute("class") == null) { //$NON-NLS-1$
 					Log.log(Status.error(NLS.bind(Messages.Contributors_invalid, id, origin)));
@@ -268,7 +290,7 @@ public final class ContributorRegistry implements IRegistryEventListener {
 				result.add(new Descriptor(this, id, name == null ? id : name, priority, origin, element, null));
 			}
 		}
-		return List.copyOf(result);
+		return new Extensions(List.copyOf(result), Set.copyOf(markerBuilders));
 	}
 
 	@Override

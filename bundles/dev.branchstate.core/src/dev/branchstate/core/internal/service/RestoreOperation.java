@@ -46,6 +46,7 @@ import dev.branchstate.core.internal.build.CleanBuildJob;
 import dev.branchstate.core.internal.contributors.ContributorRegistry;
 import dev.branchstate.core.internal.contributors.ContributorRegistry.Outcome;
 import dev.branchstate.core.internal.contributors.DerivedResourcesContributor;
+import dev.branchstate.core.internal.contributors.ProblemMarkersContributor;
 
 /**
  * One restore once its parts are chosen, run inside one workspace operation that holds the projects' rule. First,
@@ -320,6 +321,7 @@ final class RestoreOperation {
 		SubMonitor work = SubMonitor.convert(monitor, selected.size() + changed.size() + 1);
 		try {
 			Set<IProject> failed = new HashSet<>();
+			Set<IProject> markersRestored = new HashSet<>();
 			Map<IProject, Set<String>> builderStates = new LinkedHashMap<>();
 			try (PreparedParts prepared = PreparedParts.start(selected, contexts, canceled)) {
 				for (int i = 0; i < selected.size(); i++) {
@@ -327,6 +329,9 @@ final class RestoreOperation {
 					boolean restored = restore(s, contexts.get(i), prepared, i, work.split(1));
 					laps.lap(s.part().contributorId() + '@' + s.project().getName());
 					if (restored) {
+						if (s.part().contributorId().equals(ProblemMarkersContributor.ID)) {
+							markersRestored.add(s.project());
+						}
 						if (!s.builders().isEmpty()) {
 							builderStates.computeIfAbsent(s.project(), p -> new LinkedHashSet<>())
 									.addAll(s.builders());
@@ -346,6 +351,7 @@ final class RestoreOperation {
 					rebuildInFull(project);
 				}
 			}
+			withMarkerBuilders(builderStates, markersRestored);
 			if (!builderStates.isEmpty()) {
 				if (!BuildManagerAccess.handOff(workspace, builderStates)) {
 					builderStates.keySet().forEach(RestoreOperation::rebuildInFull);
@@ -370,6 +376,24 @@ final class RestoreOperation {
 				discarded.add(p);
 			}
 			throw e;
+		}
+	}
+
+	/**
+	 * Adds the builders whose whole output is problem markers ({@link ContributorRegistry#markerBuilders}, PDE's
+	 * manifest builder) to the hand-off of each project whose builder states are handed over and whose markers were
+	 * restored: they then validate only what differs from the restored commit, not the checkout's whole change. A
+	 * project whose markers did not come back keeps them seeing the change (the markers on disk are another commit's).
+	 */
+	private void withMarkerBuilders(Map<IProject, Set<String>> builderStates, Set<IProject> markersRestored) {
+		Set<String> markerBuilders = contributors.markerBuilders();
+		if (markerBuilders.isEmpty()) {
+			return;
+		}
+		for (Map.Entry<IProject, Set<String>> e : builderStates.entrySet()) {
+			if (markersRestored.contains(e.getKey())) {
+				e.getValue().addAll(markerBuilders);
+			}
 		}
 	}
 

@@ -55,10 +55,15 @@ final class JavaRepository implements AutoCloseable {
 
 	/** A repository whose first commit on {@code main} holds the Java project and the sources (path → content). */
 	static JavaRepository create(Path dir, Map<String, String> sources) throws Exception {
+		return create(dir, sources, List.of());
+	}
+
+	/** The same, with more builders after JDT's in the project's build spec. */
+	static JavaRepository create(Path dir, Map<String, String> sources, List<String> moreBuilders) throws Exception {
 		Git git = Git.init().setDirectory(dir.toFile()).setInitialBranch("main").call();
 		String name = "java" + NAMES.incrementAndGet();
 		JavaRepository repo = new JavaRepository(dir, git, name);
-		Map<String, String> files = new LinkedHashMap<>(projectFiles(name));
+		Map<String, String> files = new LinkedHashMap<>(projectFiles(name, moreBuilders));
 		files.put(".gitignore", "bin/\n");
 		files.putAll(sources);
 		repo.commit("main", files);
@@ -82,6 +87,14 @@ final class JavaRepository implements AutoCloseable {
 	}
 
 	static Map<String, String> projectFiles(String name) {
+		return projectFiles(name, List.of());
+	}
+
+	private static Map<String, String> projectFiles(String name, List<String> moreBuilders) {
+		StringBuilder more = new StringBuilder();
+		for (String builder : moreBuilders) {
+			more.append("\t\t<buildCommand><name>").append(builder).append("</name><arguments></arguments></buildCommand>\n");
+		}
 		String jrt = Path.of(System.getProperty("java.home"), "lib", "jrt-fs.jar").toString();
 		return Map.of(".project", """
 				<?xml version="1.0" encoding="UTF-8"?>
@@ -91,10 +104,10 @@ final class JavaRepository implements AutoCloseable {
 					<projects></projects>
 					<buildSpec>
 						<buildCommand><name>org.eclipse.jdt.core.javabuilder</name><arguments></arguments></buildCommand>
-					</buildSpec>
+				%s	</buildSpec>
 					<natures><nature>org.eclipse.jdt.core.javanature</nature></natures>
 				</projectDescription>
-				""".formatted(name), ".classpath", """
+				""".formatted(name, more), ".classpath", """
 				<?xml version="1.0" encoding="UTF-8"?>
 				<classpath>
 					<classpathentry kind="src" path="src"/>
