@@ -30,7 +30,9 @@ public interface IRestoreContext {
 	/**
 	 * @return project-relative paths of the files whose content differs between the state (its commit plus the
 	 *         files that were dirty when it was saved) and the working tree now. Empty for an exact restore of a
-	 *         clean state.
+	 *         clean state. Known when {@link IStateContributor#restore} and {@link IStateContributor#prepare} are
+	 *         called; asked for in {@link IStateContributor#extractionTargets}, it waits until the working tree has
+	 *         been compared (the restore plans while Git reads the working tree's status).
 	 */
 	Set<IPath> changedPaths();
 

@@ -30,8 +30,8 @@ final class RestoreContext implements IRestoreContext {
 	private final String stateCommitId;
 	private final String currentCommitId;
 	private final int dataVersion;
-	private final Set<IPath> changedPaths;
-	private final WorkingTreeComparison comparison;
+	/** What differs from the state in the working tree (found while the restore plans and checks). */
+	private final StateChanges changes;
 	/**
 	 * What every extraction and plan of this part shares: workers and the restore's executor, cancel, the bound of
 	 * the state's data size, the files known on disk.
@@ -45,7 +45,7 @@ final class RestoreContext implements IRestoreContext {
 	private final Map<String, ExtractPlan> plans = new HashMap<>();
 
 	RestoreContext(ArchiveReader reader, StateLayout.Part part, IProject project, String stateCommitId,
-			String currentCommitId, Set<IPath> changedPaths, WorkingTreeComparison comparison, ExtractOptions base) {
+			String currentCommitId, StateChanges changes, ExtractOptions base) {
 		this.reader = reader;
 		this.base = base;
 		this.prefix = part.prefix();
@@ -53,8 +53,7 @@ final class RestoreContext implements IRestoreContext {
 		this.stateCommitId = stateCommitId;
 		this.currentCommitId = currentCommitId;
 		this.dataVersion = part.version();
-		this.changedPaths = Set.copyOf(changedPaths);
-		this.comparison = comparison;
+		this.changes = changes;
 	}
 
 	@Override
@@ -79,17 +78,18 @@ final class RestoreContext implements IRestoreContext {
 
 	@Override
 	public Set<IPath> changedPaths() {
-		return changedPaths;
+		return changes.getUnchecked().byProject().getOrDefault(project, Set.of());
 	}
 
 	@Override
 	public Instant changedPathsComparedAt() {
-		return comparison == null ? null : comparison.at();
+		WorkingTreeComparison c = changes.getUnchecked().comparison();
+		return c == null ? null : c.at();
 	}
 
 	@Override
 	public Predicate<IPath> changedPathsCoverage() {
-		WorkingTreeComparison c = comparison;
+		WorkingTreeComparison c = changes.getUnchecked().comparison();
 		IProject p = project;
 		return c == null ? path -> false : path -> c.compared(p, path);
 	}

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -70,14 +71,18 @@ final class RestoreOperation {
 	private final ArchiveReader reader;
 	private final StateInfo state;
 	private final String currentCommit;
-	private final Map<IProject, Set<IPath>> changed;
-	/** The comparison of the working tree that found {@link #changed}. */
-	private final WorkingTreeComparison comparison;
+	/** What differs from the state in the working tree: asked for once the plan and the check are done. */
+	private final StateChanges changes;
+	/** The changes per project, once known (after the check). */
+	private Map<IProject, Set<IPath>> changed = Map.of();
+	/** The parts the restore writes, once chosen (after the check). */
+	private List<Selected> parts = List.of();
 	private final MultiStatus problems;
 	private final BooleanSupplier canceled;
 	/** What the last state saved or restored says of the files on disk ({@code null}: nothing known). */
 	private final KnownFiles knownFiles;
-	final List<RestoreContext> contexts = new ArrayList<>();
+	/** Each planned part's context, in the order of the parts. */
+	private final Map<Selected, RestoreContext> contexts = new LinkedHashMap<>();
 	int succeeded;
 	long touched;
 	/** The projects whose derived data was removed by the fail-safe. */
@@ -93,9 +98,8 @@ final class RestoreOperation {
 	private ExtractOptions shared;
 
 	RestoreOperation(IWorkspace workspace, ContributorRegistry contributors, RestoreJournal journal,
-			ArchiveReader reader, StateInfo state, String currentCommit, Map<IProject, Set<IPath>> changed,
-			WorkingTreeComparison comparison, MultiStatus problems, BooleanSupplier canceled, KnownFiles knownFiles,
-			Laps laps) {
+			ArchiveReader reader, StateInfo state, String currentCommit, StateChanges changes, MultiStatus problems,
+			BooleanSupplier canceled, KnownFiles knownFiles, Laps laps) {
 		this.workspace = workspace;
 		this.laps = laps;
 		this.knownFiles = knownFiles;
@@ -104,8 +108,7 @@ final class RestoreOperation {
 		this.reader = reader;
 		this.state = state;
 		this.currentCommit = currentCommit;
-		this.changed = changed;
-		this.comparison = comparison;
+		this.changes = changes;
 		this.problems = problems;
 		this.canceled = canceled;
 	}
@@ -177,27 +180,41 @@ final class RestoreOperation {
 				.toList();
 	}
 
+	/** Chooses the parts to write once the changes since the state are known, or refuses the restore. */
+	@FunctionalInterface
+	interface PartsChooser {
+		/**
+		 * @param changed project → paths that differ from the state
+		 * @return the parts to write, of those planned, in their order
+		 * @throws CoreException to refuse the restore (nothing is written)
+		 */
+		List<Selected> choose(Map<IProject, Set<IPath>> changed) throws CoreException;
+	}
+
 	/**
-	 * Plans and checks, then restores the parts, hands off, touches; on a failure once writing began, removes the
-	 * derived data and has it rebuilt in full. The restore is on record in the journal while it writes, and until its
-	 * projects' builders have built, so that the next session does the same if it never ends or is killed before.
+	 * Plans and checks the selected parts while the changes since the state are still being found, then has the
+	 * parts to write chosen from them, restores those, hands off, touches; on a failure once writing began, removes
+	 * the derived data and has it rebuilt in full. The restore is on record in the journal while it writes, and until
+	 * its projects' builders have built, so that the next session does the same if it never ends or is killed before.
 	 *
-	 * @throws CoreException when the archive is damaged (nothing written), or the restore failed
+	 * @throws CoreException when the archive is damaged or the chooser refuses (nothing written), or the restore
+	 *                       failed
 	 */
-	void run(List<Selected> selected, SubMonitor monitor) throws CoreException {
+	void run(List<Selected> selected, PartsChooser chooser, SubMonitor monitor) throws CoreException {
 		ExtractOptions options = extractOptions(canceled);
 		ExecutorService pool = Executors.newFixedThreadPool(options.workers(),
 				Thread.ofPlatform().name("branchstate-restore-", 1).daemon().factory()); //$NON-NLS-1$
 		try {
 			// (daemons: a restore that hangs does not keep the IDE from exiting)
 			shared = options.withExecutor(pool).withMaxTotalSize(totalBound()).withKnownFiles(knownFiles);
-			planCheckWrite(selected, SubMonitor.convert(monitor, 100));
+			planCheckWrite(selected, chooser, SubMonitor.convert(monitor, 100));
 		} finally {
 			pool.shutdownNow();
 		}
 	}
 
-	private void planCheckWrite(List<Selected> selected, SubMonitor steps) throws CoreException {
+	private void planCheckWrite(List<Selected> selected, PartsChooser chooser, SubMonitor steps)
+			throws CoreException {
 		laps.lap("rule"); //$NON-NLS-1$
 		plan(selected, steps.split(5));
 		laps.lap("plan"); //$NON-NLS-1$
@@ -206,8 +223,11 @@ final class RestoreOperation {
 		}
 		check(selected, steps.split(35));
 		laps.lap("check"); //$NON-NLS-1$
+		changed = changes.get().byProject();
+		laps.lap("changed paths"); //$NON-NLS-1$
+		parts = List.copyOf(chooser.choose(changed));
 		SubMonitor monitor = steps.split(60);
-		List<IProject> projects = selected.stream().map(Selected::project).distinct().toList();
+		List<IProject> projects = parts.stream().map(Selected::project).distinct().toList();
 		RestoreJournal.Entry entry;
 		try {
 			entry = journal.begin(projects);
@@ -216,7 +236,7 @@ final class RestoreOperation {
 		}
 		laps.lap("journal"); //$NON-NLS-1$
 		try {
-			write(selected, projects, monitor);
+			write(parts, projects, monitor);
 		} catch (CoreException | RuntimeException e) {
 			entry.awaitBuild(); // (the fail-safe's full builds are in memory too until they ran)
 			throw e;
@@ -247,8 +267,8 @@ final class RestoreOperation {
 		monitor.setWorkRemaining(Math.max(1, selected.size()));
 		for (Selected s : selected) {
 			RestoreContext context = new RestoreContext(reader, s.part(), s.project(), state.commitId(),
-					currentCommit, changed.getOrDefault(s.project(), Set.of()), comparison, shared);
-			contexts.add(context);
+					currentCommit, changes, shared);
+			contexts.put(s, context);
 			Outcome<Map<String, Path>> targets = ContributorRegistry
 					.safely(() -> s.contributor().extractionTargets(context));
 			if (targets.ok()) {
@@ -272,7 +292,7 @@ final class RestoreOperation {
 	 * counts. An entry a plan found identical on disk is neither read nor written.
 	 */
 	private void tracePlan(List<Selected> selected) {
-		List<ExtractPlan> plans = contexts.stream().flatMap(c -> c.plans().stream()).toList();
+		List<ExtractPlan> plans = contexts.values().stream().flatMap(c -> c.plans().stream()).toList();
 		int read = 0;
 		int identical = 0;
 		for (String prefix : selected.stream().map(s -> s.part().prefix()).distinct().toList()) {
@@ -302,7 +322,7 @@ final class RestoreOperation {
 	private void check(List<Selected> selected, SubMonitor monitor) throws CoreException {
 		monitor.setTaskName(Messages.Service_verifying);
 		List<String> prefixes = selected.stream().map(s -> s.part().prefix()).distinct().toList();
-		List<ExtractPlan> plans = contexts.stream().flatMap(c -> c.plans().stream()).toList();
+		List<ExtractPlan> plans = contexts.values().stream().flatMap(c -> c.plans().stream()).toList();
 		// a restore into empty folders only (a fresh clone, a cleaned project): their entries are checked as they are
 		// written, and a damaged one makes the contributor remove what it wrote (its transactional contract), which
 		// leaves the folders as empty as they were; the archive is read once instead of twice
@@ -323,10 +343,11 @@ final class RestoreOperation {
 			Set<IProject> failed = new HashSet<>();
 			Set<IProject> markersRestored = new HashSet<>();
 			Map<IProject, Set<String>> builderStates = new LinkedHashMap<>();
-			try (PreparedParts prepared = PreparedParts.start(selected, contexts, canceled)) {
+			List<RestoreContext> partContexts = selected.stream().map(contexts::get).toList();
+			try (PreparedParts prepared = PreparedParts.start(selected, partContexts, canceled)) {
 				for (int i = 0; i < selected.size(); i++) {
 					Selected s = selected.get(i);
-					boolean restored = restore(s, contexts.get(i), prepared, i, work.split(1));
+					boolean restored = restore(s, partContexts.get(i), prepared, i, work.split(1));
 					laps.lap(s.part().contributorId() + '@' + s.project().getName());
 					if (restored) {
 						if (s.part().contributorId().equals(ProblemMarkersContributor.ID)) {
@@ -395,6 +416,16 @@ final class RestoreOperation {
 				e.getValue().addAll(markerBuilders);
 			}
 		}
+	}
+
+	/** @return the contexts of the parts planned (their counters are the restore's figures) */
+	Collection<RestoreContext> contexts() {
+		return contexts.values();
+	}
+
+	/** @return the parts the restore wrote, or would have: empty until they were chosen */
+	List<Selected> parts() {
+		return parts;
 	}
 
 	/**

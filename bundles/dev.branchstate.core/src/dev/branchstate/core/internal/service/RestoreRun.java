@@ -64,8 +64,6 @@ final class RestoreRun {
 	private final CompletableFuture<WorkingTreeStatus> statusAhead;
 	private String branch;
 	private long start;
-	/** How the working tree was compared with the state (set with the changed paths). */
-	private WorkingTreeComparison comparison;
 
 	/**
 	 * @param statusAhead the working tree's status read by the caller after the checkout, or {@code null}: read here
@@ -129,47 +127,31 @@ final class RestoreRun {
 						? ChangedPaths.decode(reader.readAllBytes(StateLayout.DIRTY, 256 << 20))
 						: ChangedPaths.unknownContent(state.dirtyPaths());
 				laps.lap("dirty at save"); //$NON-NLS-1$
-				Map<IProject, Set<IPath>> changed = changedPaths(repository, state, dirtyAtSave,
-						selected.stream().map(Selected::project).distinct().toList());
-				laps.lap("changed paths"); //$NON-NLS-1$
-				if (Trace.on(Trace.RESTORE)) {
-					changed.forEach((project, paths) -> Trace.trace(Trace.RESTORE, "restore of " //$NON-NLS-1$
-							+ GitFacts.shortId(commitId) + ": " + project.getName() + " differs from the state in " //$NON-NLS-1$ //$NON-NLS-2$
-							+ paths.stream().map(IPath::toPortableString).sorted().toList()));
-				}
-				Optional<String> unfollowable = RestoreOperation.unfollowable(changed);
-				if (unfollowable.isPresent()) {
-					throw events.skipped(dir, commitId, branch, NLS.bind(Messages.Service_notRestoredGone,
-							new Object[] { dir, GitFacts.shortId(commitId), unfollowable.get() }), start);
-				}
-				// a builder's own state is restored only where it can be handed to the builder with its output
-				Set<IProject> handOff = RestoreOperation.handOffCandidates(selected, changed);
-				List<Selected> parts = selected.stream()
-						.filter(s -> s.builders().isEmpty() || handOff.contains(s.project())).toList();
-				laps.lap("unfollowable, hand-off"); //$NON-NLS-1$
-				sub.worked(3);
+				List<IProject> projects = selected.stream().map(Selected::project).distinct().toList();
+				// found while the restore plans and checks (Git may still be reading the working tree's status)
+				StateChanges changes = new StateChanges(() -> changedPaths(repository, state, dirtyAtSave, projects));
 				RestoreOperation operation = new RestoreOperation(workspace, contributors, service.restoreJournal(),
-						reader, state, current, changed, comparison, problems, sub::isCanceled, known, laps);
-				ISchedulingRule rule = MultiRule.combine(
-						parts.stream().map(Selected::project).distinct().toArray(ISchedulingRule[]::new));
+						reader, state, current, changes, problems, sub::isCanceled, known, laps);
+				final List<Selected> all = selected;
+				ISchedulingRule rule = MultiRule.combine(projects.toArray(ISchedulingRule[]::new));
 				try {
 					// (the plan and the check of what will be read run under the rule too: nothing may write the
 					// planned folders before the restore does)
-					workspace.run(m -> operation.run(parts, SubMonitor.convert(m)), rule, IWorkspace.AVOID_UPDATE,
-							sub.split(90));
+					workspace.run(m -> operation.run(all, changed -> partsToWrite(all, changed, laps),
+							SubMonitor.convert(m)), rule, IWorkspace.AVOID_UPDATE, sub.split(93));
 				} catch (OperationCanceledException e) {
 					operation.afterCancel();
 					throw e;
 				}
-				if (!parts.isEmpty() && operation.succeeded == 0) {
+				if (!operation.parts().isEmpty() && operation.succeeded == 0) {
 					throw new CoreException(problems);
 				}
 				laps.lap("operation ended"); //$NON-NLS-1$
 				store.touch(state, Instant.now());
 				laps.lap("catalog"); //$NON-NLS-1$
 				sub.worked(5);
-				long written = operation.contexts.stream().mapToLong(c -> c.written.get()).sum();
-				long deleted = operation.contexts.stream().mapToLong(c -> c.deleted.get()).sum();
+				long written = operation.contexts().stream().mapToLong(c -> c.written.get()).sum();
+				long deleted = operation.contexts().stream().mapToLong(c -> c.deleted.get()).sum();
 				long touched = operation.touched;
 				Duration duration = StateEvents.elapsed(start);
 				String restored = NLS.bind(Messages.Service_restored, new Object[] { dir, GitFacts.shortId(commitId),
@@ -241,18 +223,46 @@ final class RestoreRun {
 		return result;
 	}
 
-	/** Sets {@link #comparison}. */
-	private Map<IProject, Set<IPath>> changedPaths(Repository repository, StateInfo state,
-			Map<String, String> dirtyAtSave, List<IProject> projects) throws CoreException {
-		Set<String> changed;
+	/**
+	 * The parts of those planned that the restore writes, now that the changes since the state are known: none when
+	 * a file of the state is gone that a builder would not hear of (the restore is refused), else every part but the
+	 * builder states that cannot be handed to their builders with their output.
+	 *
+	 * @throws CoreException the restore's SKIPPED event, when it is refused
+	 */
+	private List<Selected> partsToWrite(List<Selected> selected, Map<IProject, Set<IPath>> changed, Laps laps)
+			throws CoreException {
+		if (Trace.on(Trace.RESTORE)) {
+			changed.forEach((project, paths) -> Trace.trace(Trace.RESTORE, "restore of " //$NON-NLS-1$
+					+ GitFacts.shortId(commitId) + ": " + project.getName() + " differs from the state in " //$NON-NLS-1$ //$NON-NLS-2$
+					+ paths.stream().map(IPath::toPortableString).sorted().toList()));
+		}
+		Optional<String> unfollowable = RestoreOperation.unfollowable(changed);
+		if (unfollowable.isPresent()) {
+			throw events.skipped(dir, commitId, branch, NLS.bind(Messages.Service_notRestoredGone,
+					new Object[] { dir, GitFacts.shortId(commitId), unfollowable.get() }), start);
+		}
+		// a builder's own state is restored only where it can be handed to the builder with its output
+		Set<IProject> handOff = RestoreOperation.handOffCandidates(selected, changed);
+		List<Selected> parts = selected.stream().filter(s -> s.builders().isEmpty() || handOff.contains(s.project()))
+				.toList();
+		laps.lap("unfollowable, hand-off"); //$NON-NLS-1$
+		return parts;
+	}
+
+	/** Finds what differs between the state and the working tree (waits for Git's status when it is read ahead). */
+	private StateChanges.Found changedPaths(Repository repository, StateInfo state, Map<String, String> dirtyAtSave,
+			List<IProject> projects) throws CoreException {
 		try {
 			WorkingTreeStatus status = statusAhead != null ? statusAhead.join() : WorkingTreeStatus.read(repository);
-			changed = ChangedPaths.compute(repository, state.commitId(), dirtyAtSave, status.dirty());
-			comparison = new WorkingTreeComparison(status.at(), status.dirty(), repository, projects);
+			Set<String> changed = ChangedPaths.compute(repository, state.commitId(), dirtyAtSave, status.dirty());
+			WorkingTreeComparison comparison = new WorkingTreeComparison(status.at(), status.dirty(), repository,
+					projects);
+			return new StateChanges.Found(ProjectPaths.byProject(changed, repository, projects, contributors),
+					comparison);
 		} catch (IOException | RuntimeException e) {
 			throw new CoreException(Status.error(NLS.bind(Messages.Service_changedPathsFailed, state.commitId()), e));
 		}
-		return ProjectPaths.byProject(changed, repository, projects, contributors);
 	}
 
 	private CoreException failed(String reason, Throwable e) {
