@@ -50,10 +50,12 @@ import dev.branchstate.core.internal.contributors.DerivedResourcesContributor;
 import dev.branchstate.core.internal.contributors.ProblemMarkersContributor;
 
 /**
- * One restore once its parts are chosen, run inside one workspace operation that holds the projects' rule. First,
+ * One restore of the parts selected, run inside one workspace operation that holds the projects' rule. First,
  * before anything is written: the plan (which entries each contributor's extractions will write: the files that
  * differ from the state) and the check of what will be read (sizes and CRC-32 of those entries and of every other
- * entry of the parts), so that a damaged archive is refused with nothing written, at a cost that follows the change.
+ * entry of the parts), so that a damaged archive is refused with nothing written, at a cost that follows the change;
+ * meanwhile Git reads the working tree's status, and the changes since the state ({@link StateChanges}) are asked
+ * for only then, to choose the parts to write (a {@link PartsChooser}: the builder states that can be handed off).
  * Then the writing: each part's contributor (what it reads of the state decoded ahead on a thread of its own,
  * {@link PreparedParts}), the hand-off of the builders whose own state came back with their
  * output, the touches of the changed sources (after the hand-off, so that those builders see exactly them), and the
